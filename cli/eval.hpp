@@ -1,0 +1,24 @@
+// Evaluating the expression for one entry.
+//
+// A plain recursive switch over the tree: the tree is small and the switch
+// keeps every primary's cost visible in one place.  Tests that need only the
+// name or d_type never ask the walk for metadata.
+#pragma once
+
+#include "expr.hpp"
+#include "output.hpp"
+
+#include <ioq.hpp>
+
+namespace ufind {
+
+struct EvalContext {
+    ioq::Walk& walk;
+    Output& out;
+    const ioq::Entry* entry = nullptr;
+    bool quit = false;  // -quit ran: stop evaluating, end the walk
+};
+
+bool evaluate(const Expr& expr, EvalContext& context);
+
+} // namespace ufind

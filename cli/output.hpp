@@ -1,0 +1,55 @@
+// Output: buffered writing of results to a descriptor.
+//
+// Results go out in writes of up to 64 KiB instead of a write per line: on a
+// walk printing 100,000 paths that is a handful of system calls instead of
+// 100,000.  The buffer is flushed when full, at exit, and before anything
+// else could write to the same descriptor (a child process of -exec, later).
+//
+// A failed write (full disk, closed descriptor) is reported once, and the
+// exit status says so.  A closed pipe normally ends the process with SIGPIPE
+// before the write returns, which is what find does and what `| head` wants.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+namespace ufind {
+
+class Output {
+public:
+    explicit Output(int fd, std::size_t capacity = 64 * 1024);
+    ~Output();
+    Output(const Output&) = delete;
+    Output& operator=(const Output&) = delete;
+
+    void write(std::string_view text) {
+        if (text.size() <= capacity_ - used_) {
+            text.copy(buffer_.data() + used_, text.size());
+            used_ += text.size();
+        } else {
+            write_slow(text);
+        }
+    }
+    void put(char c) {
+        if (used_ == capacity_) {
+            flush();
+        }
+        buffer_[used_++] = c;
+    }
+
+    // Writes out everything buffered; false if writing failed (now or before).
+    bool flush();
+
+private:
+    void write_slow(std::string_view text);
+    bool write_all(const char* data, std::size_t size);
+
+    int fd_;
+    std::size_t capacity_;
+    std::vector<char> buffer_;
+    std::size_t used_ = 0;
+    bool failed_ = false;
+};
+
+} // namespace ufind

@@ -1,0 +1,405 @@
+#include "parse.hpp"
+
+#include "diagnostics.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <string_view>
+
+namespace ufind {
+namespace {
+
+using std::string_view;
+
+bool is_or(string_view arg) { return arg == "-o" || arg == "-or"; }
+bool is_and(string_view arg) { return arg == "-a" || arg == "-and"; }
+bool is_not(string_view arg) { return arg == "!" || arg == "-not"; }
+bool is_binary(string_view arg) { return is_or(arg) || is_and(arg) || arg == ","; }
+
+// find decides where the starting points end by the first character alone.
+bool starts_expression(string_view arg) {
+    return (arg.size() > 1 && arg[0] == '-') || arg == "(" || arg == "!";
+}
+
+[[noreturn]] void fail(const std::string& message) {
+    report_error(message);
+    throw UsageError{};
+}
+
+// The bit of each -type letter in Expr::type_mask, by walk EntryType order:
+// unknown, regular, directory, symlink, block, char, fifo, socket.
+unsigned type_bit(char letter) {
+    switch (letter) {
+    case 'f': return 1u << 1;
+    case 'd': return 1u << 2;
+    case 'l': return 1u << 3;
+    case 'b': return 1u << 4;
+    case 'c': return 1u << 5;
+    case 'p': return 1u << 6;
+    case 's': return 1u << 7;
+    default: return 0;
+    }
+}
+
+class Parser {
+public:
+    explicit Parser(const std::vector<std::string>& args) : args_(args) {}
+
+    Command parse() {
+        command_.warnings = ::isatty(STDIN_FILENO) == 1;
+        parse_leading_options();
+        while (pos_ < args_.size() && !starts_expression(args_[pos_])) {
+            command_.roots.push_back(args_[pos_++]);
+        }
+        std::unique_ptr<Expr> expr;
+        if (pos_ < args_.size()) {
+            expr = parse_comma();
+            if (pos_ < args_.size()) {
+                // parse_comma stops only at a ')' nobody opened.
+                fail("you have too many ')'");
+            }
+        }
+        if (command_.roots.empty()) {
+            command_.roots.emplace_back(".");
+        }
+        if (!expr) {
+            expr = std::make_unique<Expr>(ExprKind::act_print);
+        } else if (!has_action(*expr)) {
+            auto both = std::make_unique<Expr>(ExprKind::op_and);
+            both->left = std::move(expr);
+            both->right = std::make_unique<Expr>(ExprKind::act_print);
+            expr = std::move(both);
+        }
+        command_.expr = std::move(expr);
+        return std::move(command_);
+    }
+
+private:
+    bool at_end() const { return pos_ >= args_.size(); }
+    string_view peek() const { return args_[pos_]; }
+
+    // -H -L -P -D -O and ufind's -S -j come before the starting points.
+    void parse_leading_options() {
+        while (!at_end()) {
+            string_view arg = peek();
+            if (arg == "-P" || arg == "-H" || arg == "-L") {
+                // Symbolic link modes other than -P arrive with the engine's
+                // symlink rules; until then refuse rather than walk wrongly.
+                if (arg != "-P") {
+                    fail("option " + std::string(arg) + " is not supported yet");
+                }
+                ++pos_;
+            } else if (arg == "-D") {
+                ++pos_;
+                if (at_end()) {
+                    fail("missing argument to `-D'");
+                }
+                parse_debug_flags(args_[pos_++]);
+            } else if (arg.starts_with("-O")) {
+                string_view level = arg.substr(2);
+                if (level.size() != 1 || level[0] < '0' || level[0] > '3') {
+                    fail("Please specify a decimal number immediately after -O");
+                }
+                ++pos_;
+            } else if (arg.starts_with("-S") || arg.starts_with("-j")) {
+                parse_ufind_option();
+            } else if (arg == "--") {
+                ++pos_;
+                return;
+            } else {
+                return;
+            }
+        }
+    }
+
+    void parse_debug_flags(string_view flags) {
+        while (!flags.empty()) {
+            std::size_t comma = flags.find(',');
+            string_view flag = flags.substr(0, comma);
+            if (flag == "stats") {
+                command_.debug_stats = true;
+            } else if (flag == "help") {
+                report_warning("debug flags: stats (ufind's walk statistics and backend); "
+                               "GNU find's exec, opt, rates, search, stat, time, tree, all "
+                               "are accepted and ignored");
+            } else if (flag != "exec" && flag != "opt" && flag != "rates" && flag != "search" &&
+                       flag != "stat" && flag != "time" && flag != "tree" && flag != "all") {
+                report_warning("Ignoring unrecognised debug flag " + std::string(flag));
+            }
+            flags = comma == string_view::npos ? string_view() : flags.substr(comma + 1);
+        }
+    }
+
+    // -S STRATEGY and -jN (or -j N), accepted before the paths and anywhere
+    // in the expression, as bfs does.
+    void parse_ufind_option() {
+        std::string arg = args_[pos_++];
+        std::string value = arg.substr(2);
+        if (value.empty()) {
+            if (at_end()) {
+                fail("missing argument to `" + arg + "'");
+            }
+            value = args_[pos_++];
+        }
+        if (arg[1] == 'S') {
+            if (value == "bfs") {
+                command_.strategy = IOQ_STRATEGY_BFS;
+            } else if (value == "dfs") {
+                command_.strategy = IOQ_STRATEGY_DFS;
+            } else {
+                fail("unknown search strategy `" + value + "' (expected bfs or dfs)");
+            }
+        } else {
+            command_.threads = parse_count("-j", value);
+        }
+    }
+
+    // A non-negative decimal integer, as find wants for -maxdepth and -mindepth.
+    int parse_count(const std::string& option, const std::string& text) {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+            fail("Expected a positive decimal integer argument to " + option + ", but got `" +
+                 text + "'");
+        }
+        errno = 0;
+        long value = std::strtol(text.c_str(), nullptr, 10);
+        if (errno == ERANGE || value > INT_MAX) {
+            fail(text + ": Numerical result out of range");
+        }
+        return static_cast<int>(value);
+    }
+
+    const std::string& take_argument(const std::string& primary) {
+        if (at_end()) {
+            fail("missing argument to `" + primary + "'");
+        }
+        return args_[pos_++];
+    }
+
+    std::unique_ptr<Expr> binary(ExprKind kind, std::unique_ptr<Expr> left,
+                                 std::unique_ptr<Expr> right) {
+        auto node = std::make_unique<Expr>(kind);
+        node->left = std::move(left);
+        node->right = std::move(right);
+        return node;
+    }
+
+    std::unique_ptr<Expr> parse_comma() {
+        auto left = parse_or();
+        while (!at_end() && peek() == ",") {
+            ++pos_;
+            if (at_end()) {
+                fail("expected an expression after ','");
+            }
+            left = binary(ExprKind::op_comma, std::move(left), parse_or());
+        }
+        return left;
+    }
+
+    std::unique_ptr<Expr> parse_or() {
+        auto left = parse_and();
+        while (!at_end() && is_or(peek())) {
+            std::string op(peek());
+            ++pos_;
+            if (at_end()) {
+                fail("expected an expression after '" + op + "'");
+            }
+            left = binary(ExprKind::op_or, std::move(left), parse_and());
+        }
+        return left;
+    }
+
+    std::unique_ptr<Expr> parse_and() {
+        auto left = parse_unary();
+        while (!at_end()) {
+            string_view arg = peek();
+            if (is_and(arg)) {
+                std::string op(arg);
+                ++pos_;
+                if (at_end()) {
+                    fail("expected an expression after '" + op + "'");
+                }
+            } else if (arg == ")" || is_or(arg) || arg == ",") {
+                break;
+            }
+            left = binary(ExprKind::op_and, std::move(left), parse_unary());
+        }
+        return left;
+    }
+
+    std::unique_ptr<Expr> parse_unary() {
+        string_view arg = peek();
+        if (is_not(arg)) {
+            std::string op(arg);
+            ++pos_;
+            if (at_end()) {
+                fail("expected an expression after '" + op + "'");
+            }
+            auto node = std::make_unique<Expr>(ExprKind::op_not);
+            node->left = parse_unary();
+            return node;
+        }
+        if (arg == "(") {
+            ++pos_;
+            if (!at_end() && peek() == ")") {
+                fail("invalid expression; empty parentheses are not allowed.");
+            }
+            if (at_end()) {
+                fail("invalid expression; I was expecting to find a ')' somewhere but did not "
+                     "see one.");
+            }
+            auto inner = parse_comma();
+            if (at_end() || peek() != ")") {
+                fail("invalid expression; I was expecting to find a ')' somewhere but did not "
+                     "see one.");
+            }
+            ++pos_;
+            return inner;
+        }
+        if (arg == ")") {
+            fail("invalid expression; you have too many ')'");
+        }
+        if (is_binary(arg)) {
+            fail("invalid expression; you have used a binary operator '" + std::string(arg) +
+                 "' with nothing before it.");
+        }
+        return parse_primary();
+    }
+
+    std::unique_ptr<Expr> primary(ExprKind kind) {
+        seen_test_ = true;
+        return std::make_unique<Expr>(kind);
+    }
+
+    std::unique_ptr<Expr> pattern_test(ExprKind kind, const std::string& name) {
+        auto node = primary(kind);
+        node->pattern = take_argument(name);
+        return node;
+    }
+
+    std::unique_ptr<Expr> global_option(const std::string& name) {
+        if (seen_test_ && command_.warnings) {
+            report_warning("you have specified the global option " + name +
+                           " after the argument " + last_test_ +
+                           ", but global options are not positional, i.e., " + name +
+                           " affects tests specified before it as well as those specified "
+                           "after it.  Please specify global options before other arguments.");
+        }
+        return std::make_unique<Expr>(ExprKind::test_true);
+    }
+
+    std::unique_ptr<Expr> parse_primary() {
+        std::string name = args_[pos_++];
+        if (name.empty() || name[0] != '-') {
+            fail("paths must precede expression: `" + name + "'");
+        }
+        std::unique_ptr<Expr> node;
+        if (name == "-name") {
+            node = pattern_test(ExprKind::test_name, name);
+            if (node->pattern.find('/') != std::string::npos && command_.warnings) {
+                report_warning("'-name' matches against basenames only, but the given pattern "
+                               "contains a directory separator ('/'), thus the expression will "
+                               "evaluate to false all the time.  Did you mean '-wholename'?");
+            }
+        } else if (name == "-iname") {
+            node = pattern_test(ExprKind::test_iname, name);
+        } else if (name == "-path") {
+            node = pattern_test(ExprKind::test_path, name);
+            if (!node->pattern.empty() && node->pattern.back() == '/') {
+                report_warning("-path " + node->pattern +
+                               " will not match anything because it ends with /.");
+            }
+        } else if (name == "-type") {
+            node = primary(ExprKind::test_type);
+            node->type_mask = parse_type_list(take_argument(name));
+        } else if (name == "-true") {
+            node = primary(ExprKind::test_true);
+        } else if (name == "-false") {
+            node = primary(ExprKind::test_false);
+        } else if (name == "-print") {
+            node = primary(ExprKind::act_print);
+        } else if (name == "-print0") {
+            node = primary(ExprKind::act_print0);
+        } else if (name == "-prune") {
+            node = primary(ExprKind::act_prune);
+        } else if (name == "-quit") {
+            node = primary(ExprKind::act_quit);
+        } else if (name == "-maxdepth" || name == "-mindepth") {
+            int value = parse_count(name, take_argument(name));
+            (name == "-maxdepth" ? command_.max_depth : command_.min_depth) = value;
+            return global_option(name);
+        } else if (name == "-warn" || name == "-nowarn") {
+            command_.warnings = name == "-warn";
+            return std::make_unique<Expr>(ExprKind::test_true);
+        } else if (name.starts_with("-S") || name.starts_with("-j")) {
+            --pos_;
+            parse_ufind_option();
+            return std::make_unique<Expr>(ExprKind::test_true);
+        } else {
+            fail("unknown predicate `" + name + "'");
+        }
+        last_test_ = name;
+        return node;
+    }
+
+    unsigned parse_type_list(const std::string& text) {
+        unsigned mask = 0;
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            char letter = text[i];
+            if (letter == 'D') {
+                fail("-type D is not supported because Solaris doors are not supported on the "
+                     "platform find was compiled on.");
+            }
+            unsigned bit = type_bit(letter);
+            if (!bit) {
+                fail("Unknown argument to -type: " + std::string(1, letter));
+            }
+            if (mask & bit) {
+                fail("Duplicate file type '" + std::string(1, letter) +
+                     "' in the argument list to -type.");
+            }
+            mask |= bit;
+            if (i + 1 < text.size()) {
+                if (text[i + 1] != ',') {
+                    fail("Must separate multiple arguments to -type using: ','");
+                }
+                ++i;
+                if (i + 1 == text.size()) {
+                    fail("Last file type in list argument to -type is missing, i.e., list is "
+                         "ending on: ','");
+                }
+            }
+        }
+        if (mask == 0) {
+            fail("Arguments to -type should contain at least one letter");
+        }
+        return mask;
+    }
+
+    const std::vector<std::string>& args_;
+    std::size_t pos_ = 0;
+    Command command_;
+    bool seen_test_ = false;
+    std::string last_test_;
+};
+
+} // namespace
+
+bool has_action(const Expr& expr) {
+    switch (expr.kind) {
+    case ExprKind::act_print:
+    case ExprKind::act_print0:
+    case ExprKind::act_quit:
+        return true;
+    default:
+        return (expr.left && has_action(*expr.left)) || (expr.right && has_action(*expr.right));
+    }
+}
+
+Command parse_command_line(const std::vector<std::string>& args) {
+    return Parser(args).parse();
+}
+
+} // namespace ufind

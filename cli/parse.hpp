@@ -1,0 +1,43 @@
+// Parsing a find command line.
+//
+//   ufind [-H|-L|-P] [-D flags] [-Olevel] [-S strategy] [-jN] [path...] [expression]
+//
+// The grammar is GNU find's, loosest binding first:
+//
+//   expr    := or  { ',' or }
+//   or      := and { ('-o' | '-or') and }
+//   and     := unary { ['-a' | '-and'] unary }      (juxtaposition is -and)
+//   unary   := ('!' | '-not') unary | '(' expr ')' | primary
+//
+// Starting points are the arguments before the first one that starts with
+// '-' or is '(' or '!'.  Global options (-maxdepth, ...) may stand anywhere in
+// the expression; they are taken out of the tree.  Errors are reported with
+// find's wording and end the run with status 1 before anything is walked.
+#pragma once
+
+#include "expr.hpp"
+
+#include <ioq.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ufind {
+
+struct Command {
+    std::vector<std::string> roots;
+    std::unique_ptr<Expr> expr;
+    int min_depth = 0;
+    int max_depth = -1;  // no limit
+    int threads = -1;    // -j: threads in all; -1 picks from the CPUs
+    ioq_strategy strategy = IOQ_STRATEGY_BFS;
+    bool debug_stats = false;  // -D stats
+    bool warnings = false;     // -warn/-nowarn; default: stdin is a terminal
+};
+
+// Parses argv (without the program name).  Throws UsageError after reporting
+// what is wrong.
+Command parse_command_line(const std::vector<std::string>& args);
+
+} // namespace ufind

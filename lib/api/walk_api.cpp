@@ -1,0 +1,146 @@
+// The C API: ioq.h over the walk engine.
+//
+// This is the only place C types meet the engine's C++ types.  No exception
+// crosses it: allocation failures become -ENOMEM.
+#include "../include/ioq.h"
+
+#include "../walk/walker.hpp"
+
+#include <sched.h>
+
+#include <cerrno>
+#include <climits>
+#include <new>
+
+struct ioq_walk {
+    explicit ioq_walk(ioq::walk::WalkOptions options) : walker(std::move(options)) {}
+    ioq::walk::Walker walker;
+};
+
+namespace {
+
+ioq::BackendChoice to_choice(ioq_backend backend) {
+    switch (backend) {
+    case IOQ_BACKEND_URING: return ioq::BackendChoice::uring;
+    case IOQ_BACKEND_THREADS: return ioq::BackendChoice::threads;
+    case IOQ_BACKEND_INLINE: return ioq::BackendChoice::inline_calls;
+    case IOQ_BACKEND_AUTO: break;
+    }
+    return ioq::BackendChoice::automatic;
+}
+
+ioq_backend from_kind(ioq::BackendKind kind) {
+    switch (kind) {
+    case ioq::BackendKind::uring: return IOQ_BACKEND_URING;
+    case ioq::BackendKind::threads: return IOQ_BACKEND_THREADS;
+    case ioq::BackendKind::inline_calls: return IOQ_BACKEND_INLINE;
+    }
+    return IOQ_BACKEND_AUTO;
+}
+
+} // namespace
+
+extern "C" {
+
+void ioq_walk_options_init(struct ioq_walk_options* options) {
+    *options = {};
+    options->strategy = IOQ_STRATEGY_BFS;
+    options->backend = IOQ_BACKEND_AUTO;
+    options->workers = -1;
+    options->min_depth = 0;
+    options->max_depth = -1;
+}
+
+int ioq_default_workers(void) {
+    // The CPUs this process may run on, not the machine's: a walk pinned to
+    // one CPU by taskset or a container gains nothing from a second worker.
+    cpu_set_t set;
+    int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    // One CPU goes to the walk loop itself; at least one worker remains so
+    // that I/O overlaps with the caller's work even on one CPU.
+    return cpus > 2 ? cpus - 1 : 1;
+}
+
+int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
+    *walk = nullptr;
+    if (!options || (options->root_count > 0 && !options->roots) || options->min_depth < 0 ||
+        options->max_depth < -1 || options->workers < -1 || options->strategy < IOQ_STRATEGY_BFS ||
+        options->strategy > IOQ_STRATEGY_DFS) {
+        return -EINVAL;
+    }
+    try {
+        ioq::walk::WalkOptions walk_options;
+        for (size_t i = 0; i < options->root_count; ++i) {
+            // An empty string is a root like any other: the walk reports
+            // it as not found, as find does.
+            if (!options->roots[i]) {
+                return -EINVAL;
+            }
+            walk_options.roots.emplace_back(options->roots[i]);
+        }
+        walk_options.strategy = options->strategy == IOQ_STRATEGY_DFS ? ioq::walk::Strategy::dfs
+                                                                      : ioq::walk::Strategy::bfs;
+        walk_options.min_depth = options->min_depth;
+        walk_options.max_depth = options->max_depth < 0 ? INT_MAX : options->max_depth;
+        walk_options.queue.backend = to_choice(options->backend);
+        walk_options.queue.workers =
+            static_cast<unsigned>(options->workers < 0 ? ioq_default_workers() : options->workers);
+        if (options->read_ahead > 0) {
+            walk_options.read_ahead = options->read_ahead;
+        }
+        *walk = new ioq_walk(std::move(walk_options));
+        return 0;
+    } catch (const std::bad_alloc&) {
+        return -ENOMEM;
+    } catch (...) {
+        return -EIO;
+    }
+}
+
+int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
+    const ioq::walk::Entry* next = walk->walker.next();
+    if (!next) {
+        return 0;
+    }
+    entry->path = next->path.data();
+    entry->path_len = next->path.size();
+    entry->name = next->name.data();
+    entry->name_len = next->name.size();
+    entry->depth = next->depth;
+    entry->type = static_cast<ioq_type>(next->type);
+    entry->error = next->error;
+    return 1;
+}
+
+void ioq_walk_prune(ioq_walk* walk) { walk->walker.prune(); }
+
+int ioq_walk_stat(ioq_walk* walk, unsigned mask, int follow, struct statx* out) {
+    return walk->walker.stat(mask, follow != 0, *out);
+}
+
+void ioq_walk_stop(ioq_walk* walk) { walk->walker.stop(); }
+
+void ioq_walk_get_stats(const ioq_walk* walk, struct ioq_walk_stats* stats) {
+    ioq::walk::WalkStats s = walk->walker.stats();
+    stats->entries = s.entries;
+    stats->directories = s.directories;
+    stats->errors = s.errors;
+    stats->stats = s.stats;
+    stats->waits = s.waits;
+    stats->backend = from_kind(s.backend);
+    stats->workers_started = s.workers_started;
+}
+
+void ioq_walk_close(ioq_walk* walk) { delete walk; }
+
+const char* ioq_backend_name(enum ioq_backend backend) {
+    switch (backend) {
+    case IOQ_BACKEND_URING: return "io_uring";
+    case IOQ_BACKEND_THREADS: return "threads";
+    case IOQ_BACKEND_INLINE: return "inline";
+    case IOQ_BACKEND_AUTO: break;
+    }
+    return "auto";
+}
+
+} // extern "C"

@@ -1,0 +1,139 @@
+/*
+ * libioq: walk directory trees as fast as the kernel allows.
+ *
+ * A walk visits every file under one or more starting points.  Behind the
+ * iterator, directories are opened and read ahead by worker threads through
+ * io_uring (or a thread pool where io_uring is unavailable), while the caller
+ * consumes the entries of others.  Metadata is fetched only on request.
+ *
+ *     struct ioq_walk_options options;
+ *     ioq_walk_options_init(&options);
+ *     const char *roots[] = {"/usr"};
+ *     options.roots = roots;
+ *     options.root_count = 1;
+ *     ioq_walk *walk;
+ *     if (ioq_walk_open(&walk, &options) == 0) {
+ *         struct ioq_entry entry;
+ *         while (ioq_walk_next(walk, &entry) > 0)
+ *             if (!entry.error)
+ *                 puts(entry.path);
+ *         ioq_walk_close(walk);
+ *     }
+ *
+ * Errors are returned as negative errno values and never printed.  A walk is
+ * used by one thread at a time; distinct walks are independent.  After fork()
+ * only the parent may go on using a walk that had started worker threads.
+ */
+#ifndef IOQ_H
+#define IOQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct statx;
+
+/* How requests are carried out. */
+enum ioq_backend {
+    IOQ_BACKEND_AUTO = 0,  /* IOQ_BACKEND from the environment, else io_uring if usable, else threads */
+    IOQ_BACKEND_URING,     /* io_uring workers (falls back to threads if the kernel refuses) */
+    IOQ_BACKEND_THREADS,   /* workers making blocking system calls */
+    IOQ_BACKEND_INLINE,    /* no workers: the calling thread makes every call */
+};
+
+/* The order directories are read in. */
+enum ioq_strategy {
+    IOQ_STRATEGY_BFS = 0,  /* breadth first: all of depth d before depth d+1 */
+    IOQ_STRATEGY_DFS,      /* depth first: a directory's subdirectories before its siblings' */
+};
+
+/* What a file is, from the directory entry (or a statx where that says nothing). */
+enum ioq_type {
+    IOQ_TYPE_UNKNOWN = 0,
+    IOQ_TYPE_REGULAR,
+    IOQ_TYPE_DIRECTORY,
+    IOQ_TYPE_SYMLINK,
+    IOQ_TYPE_BLOCK,
+    IOQ_TYPE_CHAR,
+    IOQ_TYPE_FIFO,
+    IOQ_TYPE_SOCKET,
+};
+
+struct ioq_walk_options {
+    const char *const *roots;  /* starting points, walked in this order */
+    size_t root_count;
+    enum ioq_strategy strategy;
+    enum ioq_backend backend;
+    int workers;     /* worker threads; -1 chooses from the CPUs this process may use; 0 none */
+    int min_depth;   /* entries shallower than this are walked but not returned */
+    int max_depth;   /* entries deeper than this are not visited; -1 for no limit */
+    size_t read_ahead; /* directories opened ahead of the one being read; 0 for the default */
+};
+
+/* Fills options with the defaults: no roots, BFS, automatic backend and
+ * workers, no depth limits. */
+void ioq_walk_options_init(struct ioq_walk_options *options);
+
+typedef struct ioq_walk ioq_walk;
+
+/* One visited file.  The strings are NUL-terminated and stay valid until the
+ * next call on the walk.  An entry whose error is non-zero reports that
+ * something failed at path (errno value); the walk goes on after it. */
+struct ioq_entry {
+    const char *path;   /* the starting point joined with the names below it */
+    size_t path_len;
+    const char *name;   /* the last component (for a starting point, without trailing slashes) */
+    size_t name_len;
+    int depth;          /* 0 for a starting point */
+    enum ioq_type type;
+    int error;
+};
+
+/* Creates a walk.  Returns 0 and sets *walk, or a negative errno
+ * (-EINVAL for bad options, -ENOMEM). */
+int ioq_walk_open(ioq_walk **walk, const struct ioq_walk_options *options);
+
+/* Fills *entry with the next entry.  Returns 1, or 0 when the walk is over. */
+int ioq_walk_next(ioq_walk *walk, struct ioq_entry *entry);
+
+/* Do not descend into the directory just returned by ioq_walk_next(). */
+void ioq_walk_prune(ioq_walk *walk);
+
+/* Metadata of the entry just returned: mask is a set of STATX_* fields; a
+ * symbolic link is followed when follow is non-zero.  Returns 0 or -errno. */
+int ioq_walk_stat(ioq_walk *walk, unsigned mask, int follow, struct statx *out);
+
+/* Ends the walk at once: queued work is cancelled, descriptors are closed,
+ * and ioq_walk_next() returns 0 from now on. */
+void ioq_walk_stop(ioq_walk *walk);
+
+struct ioq_walk_stats {
+    uint64_t entries;      /* returned to the caller */
+    uint64_t directories;  /* opened and read */
+    uint64_t errors;       /* error entries returned */
+    uint64_t stats;        /* statx calls made */
+    uint64_t waits;        /* times the caller had to wait for the workers */
+    enum ioq_backend backend;  /* what carried out the requests */
+    int workers_started;   /* whether any worker thread ran */
+};
+
+/* Reads the walk's counters so far. */
+void ioq_walk_get_stats(const ioq_walk *walk, struct ioq_walk_stats *stats);
+
+/* Stops the walk if needed and frees it. */
+void ioq_walk_close(ioq_walk *walk);
+
+/* "io_uring", "threads", "inline" or "auto". */
+const char *ioq_backend_name(enum ioq_backend backend);
+
+/* The number of worker threads IOQ's automatic choice gives this process. */
+int ioq_default_workers(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IOQ_H */

@@ -1,0 +1,119 @@
+// libioq for C++: RAII handles and a range over ioq.h.
+//
+//     ioq::Walk walk({"/usr"});
+//     for (const ioq::Entry& entry : walk) {
+//         if (!entry.error()) std::cout << entry.path() << '\n';
+//     }
+//
+// Nothing here throws on the hot path; construction reports failure through
+// error() instead of exceptions, so callers built without exceptions can use
+// it too.
+#ifndef IOQ_HPP
+#define IOQ_HPP
+
+#include "ioq.h"
+
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
+namespace ioq {
+
+// A view of struct ioq_entry; valid until the walk moves on.
+class Entry {
+public:
+    std::string_view path() const { return {raw_.path, raw_.path_len}; }
+    std::string_view name() const { return {raw_.name, raw_.name_len}; }
+    const char* c_path() const { return raw_.path; }
+    int depth() const { return raw_.depth; }
+    ioq_type type() const { return raw_.type; }
+    int error() const { return raw_.error; }
+    const ioq_entry& raw() const { return raw_; }
+
+private:
+    friend class Walk;
+    ioq_entry raw_{};
+};
+
+class Walk {
+public:
+    // Starts a walk with options whose roots are replaced by `roots`.
+    explicit Walk(const std::vector<const char*>& roots, ioq_walk_options options = defaults()) {
+        options.roots = roots.data();
+        options.root_count = roots.size();
+        error_ = ioq_walk_open(&walk_, &options);
+    }
+    Walk(std::initializer_list<const char*> roots) : Walk(std::vector<const char*>(roots)) {}
+    ~Walk() {
+        if (walk_) {
+            ioq_walk_close(walk_);
+        }
+    }
+    Walk(const Walk&) = delete;
+    Walk& operator=(const Walk&) = delete;
+
+    static ioq_walk_options defaults() {
+        ioq_walk_options options;
+        ioq_walk_options_init(&options);
+        return options;
+    }
+
+    // 0, or the negative errno that made the walk impossible to start.
+    int error() const { return error_; }
+
+    // The next entry, or nullptr at the end.
+    const Entry* next() {
+        if (!walk_ || ioq_walk_next(walk_, &entry_.raw_) <= 0) {
+            return nullptr;
+        }
+        return &entry_;
+    }
+    void prune() { ioq_walk_prune(walk_); }
+    int stat(unsigned mask, bool follow, struct statx& out) {
+        return ioq_walk_stat(walk_, mask, follow ? 1 : 0, &out);
+    }
+    void stop() {
+        if (walk_) {
+            ioq_walk_stop(walk_);
+        }
+    }
+    ioq_walk_stats stats() const {
+        ioq_walk_stats stats{};
+        if (walk_) {
+            ioq_walk_get_stats(walk_, &stats);
+        }
+        return stats;
+    }
+
+    class iterator {
+    public:
+        using value_type = Entry;
+        using difference_type = std::ptrdiff_t;
+        const Entry& operator*() const { return *current_; }
+        const Entry* operator->() const { return current_; }
+        iterator& operator++() {
+            current_ = walk_->next();
+            return *this;
+        }
+        void operator++(int) { ++*this; }
+        bool operator==(std::default_sentinel_t) const { return current_ == nullptr; }
+
+    private:
+        friend class Walk;
+        explicit iterator(Walk* walk) : walk_(walk), current_(walk->next()) {}
+        Walk* walk_;
+        const Entry* current_;
+    };
+
+    iterator begin() { return iterator(this); }
+    std::default_sentinel_t end() { return {}; }
+
+private:
+    ioq_walk* walk_ = nullptr;
+    int error_ = 0;
+    Entry entry_;
+};
+
+} // namespace ioq
+
+#endif // IOQ_HPP

@@ -1,0 +1,50 @@
+// Backend: the interface every way of carrying out requests implements.
+//
+//   inline   the calling thread does each request at submit time: no threads,
+//            no ring; what -j1 asks for and what a tiny walk should cost.
+//   threads  a pool of workers doing blocking system calls.
+//   uring    a pool of workers, each with its own io_uring: openat, statx and
+//            close go through the ring, getdents64 runs on the worker (mainline
+//            io_uring has no getdents opcode).
+//
+// One thread (the walk loop) calls submit() and reap(); backends need not be
+// safe for more than that one caller.
+#pragma once
+
+#include "request.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <span>
+
+namespace ioq {
+
+enum class BackendKind : unsigned char { inline_calls, threads, uring };
+
+const char* backend_name(BackendKind kind);
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual BackendKind kind() const = 0;
+
+    // Hands requests over; they come back from reap().  The caller never has
+    // more outstanding than the capacity it created the backend with.
+    virtual void submit(std::span<Request* const> batch) = 0;
+
+    // Moves finished requests into out and returns how many.  With wait, blocks
+    // until at least one is finished; the caller only waits with something
+    // outstanding.
+    virtual std::size_t reap(std::span<Request*> out, bool wait) = 0;
+
+    // Finishes every request that no worker has started with -ECANCELED; they
+    // still come back from reap(), so their owner can release them uniformly.
+    virtual void cancel_pending() = 0;
+};
+
+std::unique_ptr<Backend> make_inline_backend(std::size_t capacity);
+std::unique_ptr<Backend> make_thread_backend(std::size_t capacity, unsigned workers);
+// Returns nullptr when io_uring cannot be used here (see uring_probe.hpp).
+std::unique_ptr<Backend> make_uring_backend(std::size_t capacity, unsigned workers);
+
+} // namespace ioq

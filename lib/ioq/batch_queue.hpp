@@ -1,0 +1,103 @@
+// BatchQueue: a bounded FIFO that threads hand items through, in batches.
+//
+// Items move in batches so that one lock round trip and at most one wake-up
+// carry many requests: the walk loop pushes every directory it wants opened in
+// one call, and a worker pushes all it finished in one call.  Waiting is on a
+// condition variable: idle workers sleep, and nobody spins on the 2-core
+// machines this runs on, where a spinning thread steals the walk loop's core.
+//
+// Wake-ups chain instead of broadcasting: a consumer that leaves items behind
+// wakes one more consumer, so a batch of one wakes one worker and a large
+// batch fans out to all of them.
+//
+// Invariant: the producer never pushes more than fits (callers bound what they
+// have outstanding by the capacity), so push() never has to wait.
+#pragma once
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <span>
+#include <vector>
+
+namespace ioq {
+
+template <class T>
+class BatchQueue {
+public:
+    explicit BatchQueue(std::size_t capacity) : slots_(capacity) {}
+
+    // Appends all of items; returns false (appending nothing) if they do not
+    // fit or the queue is closed.
+    bool push(std::span<T const> items) {
+        if (items.empty()) {
+            return true;
+        }
+        bool wake;
+        {
+            std::lock_guard lock(mutex_);
+            if (closed_ || slots_.size() - count_ < items.size()) {
+                return false;
+            }
+            for (const T& item : items) {
+                slots_[(head_ + count_) % slots_.size()] = item;
+                ++count_;
+            }
+            wake = sleepers_ > 0;
+        }
+        if (wake) {
+            not_empty_.notify_one();
+        }
+        return true;
+    }
+
+    // Moves up to out.size() items into out.  With wait, sleeps until there is
+    // at least one item or the queue is closed; returns 0 only when it is
+    // closed and empty, or without wait when it is empty.
+    std::size_t pop(std::span<T> out, bool wait) {
+        std::size_t taken;
+        bool wake_another;
+        {
+            std::unique_lock lock(mutex_);
+            if (wait) {
+                ++sleepers_;
+                not_empty_.wait(lock, [&] { return count_ > 0 || closed_; });
+                --sleepers_;
+            }
+            taken = std::min(out.size(), count_);
+            for (std::size_t i = 0; i < taken; ++i) {
+                out[i] = slots_[head_];
+                head_ = (head_ + 1) % slots_.size();
+            }
+            count_ -= taken;
+            wake_another = count_ > 0 && sleepers_ > 0;
+        }
+        if (wake_another) {
+            not_empty_.notify_one();
+        }
+        return taken;
+    }
+
+    // Wakes every sleeper; pop() then drains what is left and returns 0.
+    void close() {
+        {
+            std::lock_guard lock(mutex_);
+            closed_ = true;
+        }
+        not_empty_.notify_all();
+    }
+
+    std::size_t capacity() const { return slots_.size(); }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable not_empty_;
+    std::vector<T> slots_;
+    std::size_t head_ = 0;
+    std::size_t count_ = 0;
+    std::size_t sleepers_ = 0;
+    bool closed_ = false;
+};
+
+} // namespace ioq

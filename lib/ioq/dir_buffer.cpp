@@ -1,0 +1,71 @@
+#include "dir_buffer.hpp"
+
+#include <dirent.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace ioq {
+namespace {
+
+// Layout of struct linux_dirent64 (getdents64(2)); read field by field with
+// memcpy because records are only 8-byte aligned by convention, not by type.
+constexpr std::size_t inode_offset = 0;
+constexpr std::size_t reclen_offset = 16;
+constexpr std::size_t type_offset = 18;
+constexpr std::size_t name_offset = 19;
+// The largest record: header, a 255-byte name, its NUL, rounded up to 8.
+constexpr std::size_t max_record = (name_offset + 256 + 7) & ~std::size_t{7};
+
+} // namespace
+
+DirBuffer::DirBuffer(std::size_t capacity)
+    : bytes_(new std::byte[capacity]), capacity_(capacity) {}
+
+void DirBuffer::clear() {
+    size_ = 0;
+    at_end_ = false;
+    error_ = 0;
+}
+
+void DirBuffer::fill(int fd) {
+    clear();
+    while (capacity_ - size_ >= max_record) {
+        long got = ::syscall(SYS_getdents64, fd, bytes_.get() + size_, capacity_ - size_);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            error_ = errno;
+            return;
+        }
+        if (got == 0) {
+            at_end_ = true;
+            return;
+        }
+        size_ += static_cast<std::size_t>(got);
+    }
+}
+
+bool DirentCursor::next(RawDirent& out) {
+    while (next_ < end_) {
+        const std::byte* record = next_;
+        unsigned short reclen;
+        std::memcpy(&reclen, record + reclen_offset, sizeof reclen);
+        next_ += reclen;
+
+        const char* name = reinterpret_cast<const char*>(record + name_offset);
+        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) {
+            continue;
+        }
+        std::memcpy(&out.inode, record + inode_offset, sizeof out.inode);
+        out.type = static_cast<unsigned char>(record[type_offset]);
+        out.name = std::string_view(name, std::strlen(name));
+        return true;
+    }
+    return false;
+}
+
+} // namespace ioq

@@ -1,0 +1,70 @@
+// DirBuffer: one batch of raw directory entries, as getdents64 returns them.
+//
+// A worker fills the buffer right after the directory's openat completes, so a
+// directory costs the walk loop one round trip through the queue, not two.  The
+// walk loop then reads entries straight out of the kernel's record format with a
+// DirentCursor: no copy, no allocation per entry.
+//
+//   bytes: [ linux_dirent64 | linux_dirent64 | ... ]  size bytes used of capacity
+//
+// fill() keeps calling getdents64 while a whole further record could still fit,
+// so that a small directory is read to its end (getdents64 returning 0) in the
+// same trip; at_end then tells the walk no further read is needed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace ioq {
+
+class DirBuffer {
+public:
+    // 32 KiB holds about a thousand typical entries; most directories fit in one
+    // buffer, and a few hundred buffers in flight stay within a few MiB.
+    static constexpr std::size_t default_capacity = 32 * 1024;
+
+    explicit DirBuffer(std::size_t capacity = default_capacity);
+
+    // Replaces the contents with the next entries of fd.  Sets at_end() when the
+    // directory is exhausted and error() (a positive errno) when reading failed.
+    void fill(int fd);
+    void clear();
+
+    const std::byte* data() const { return bytes_.get(); }
+    std::size_t size() const { return size_; }
+    bool at_end() const { return at_end_; }
+    int error() const { return error_; }
+
+private:
+    std::unique_ptr<std::byte[]> bytes_;
+    std::size_t capacity_;
+    std::size_t size_ = 0;
+    bool at_end_ = false;
+    int error_ = 0;
+};
+
+// One directory entry as the kernel reported it; name points into the buffer.
+struct RawDirent {
+    std::uint64_t inode;
+    unsigned char type;  // DT_* value, DT_UNKNOWN when the filesystem does not say
+    std::string_view name;
+};
+
+// Walks the records of a DirBuffer in order, skipping "." and "..".
+class DirentCursor {
+public:
+    DirentCursor() = default;
+    explicit DirentCursor(const DirBuffer& buffer)
+        : next_(buffer.data()), end_(buffer.data() + buffer.size()) {}
+
+    // Returns false when the buffer holds no further entry.
+    bool next(RawDirent& out);
+
+private:
+    const std::byte* next_ = nullptr;
+    const std::byte* end_ = nullptr;
+};
+
+} // namespace ioq

@@ -1,0 +1,92 @@
+#include "io_queue.hpp"
+
+#include "uring_probe.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace ioq {
+
+BackendChoice parse_backend_choice(const char* text) {
+    if (!text) {
+        return BackendChoice::automatic;
+    }
+    if (std::strcmp(text, "uring") == 0 || std::strcmp(text, "io_uring") == 0) {
+        return BackendChoice::uring;
+    }
+    if (std::strcmp(text, "threads") == 0) {
+        return BackendChoice::threads;
+    }
+    if (std::strcmp(text, "inline") == 0) {
+        return BackendChoice::inline_calls;
+    }
+    return BackendChoice::automatic;
+}
+
+namespace {
+
+BackendKind plan_backend(const QueueOptions& options) {
+    BackendChoice choice = options.backend;
+    if (choice == BackendChoice::automatic) {
+        choice = parse_backend_choice(std::getenv("IOQ_BACKEND"));
+    }
+    if (options.workers == 0 || choice == BackendChoice::inline_calls) {
+        return BackendKind::inline_calls;
+    }
+    if (choice == BackendChoice::threads) {
+        return BackendKind::threads;
+    }
+    return probe_uring().usable ? BackendKind::uring : BackendKind::threads;
+}
+
+} // namespace
+
+IoQueue::IoQueue(const QueueOptions& options)
+    : options_(options), planned_(plan_backend(options)),
+      inline_(make_inline_backend(options.capacity)) {}
+
+IoQueue::~IoQueue() = default;
+
+void IoQueue::start_pool() {
+    if (planned_ == BackendKind::uring) {
+        pool_ = make_uring_backend(options_.capacity, options_.workers);
+        if (!pool_) {
+            planned_ = BackendKind::threads;
+        }
+    }
+    if (!pool_) {
+        pool_ = make_thread_backend(options_.capacity, options_.workers);
+    }
+}
+
+void IoQueue::submit(std::span<Request* const> batch) {
+    outstanding_ += batch.size();
+    if (planned_ != BackendKind::inline_calls && !pool_ && batch.size() >= 2) {
+        start_pool();
+    }
+    if (pool_) {
+        outstanding_in_pool_ += batch.size();
+        pool_->submit(batch);
+    } else {
+        inline_->submit(batch);
+    }
+}
+
+std::size_t IoQueue::reap(std::span<Request*> out, bool wait) {
+    std::size_t taken = inline_->reap(out, false);
+    if (pool_ && taken < out.size() && outstanding_in_pool_ > 0) {
+        std::size_t from_pool = pool_->reap(out.subspan(taken), wait && taken == 0);
+        outstanding_in_pool_ -= from_pool;
+        taken += from_pool;
+    }
+    outstanding_ -= taken;
+    return taken;
+}
+
+void IoQueue::cancel_pending() {
+    if (pool_) {
+        pool_->cancel_pending();
+    }
+}
+
+} // namespace ioq

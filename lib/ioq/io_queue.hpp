@@ -1,0 +1,78 @@
+// IoQueue: the I/O queue the walk engine talks to.
+//
+// It picks a backend, starts it only when there is parallel work to do, and
+// keeps count of what is outstanding so the caller can stay within capacity.
+//
+//   submit(batch) -> [inline calls | thread pool | io_uring workers] -> reap()
+//
+// Choice of backend: `backend` in QueueOptions, else the IOQ_BACKEND
+// environment variable (uring, threads, inline), else io_uring when the probe
+// says it works, else the thread pool.  A forced io_uring that the kernel
+// refuses falls back to the thread pool; backend() tells what really runs.
+//
+// Lazy start: a walk of an empty directory or of a chain of single
+// directories never has two requests to overlap, so until the first batch of
+// two or more arrives, requests run inline and no thread or ring exists.
+#pragma once
+
+#include "backend.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <span>
+
+namespace ioq {
+
+enum class BackendChoice : unsigned char { automatic, uring, threads, inline_calls };
+
+struct QueueOptions {
+    BackendChoice backend = BackendChoice::automatic;
+    unsigned workers = 1;        // 0: everything inline
+    std::size_t capacity = 256;  // most requests outstanding at once
+};
+
+class IoQueue {
+public:
+    explicit IoQueue(const QueueOptions& options);
+    ~IoQueue();
+    IoQueue(const IoQueue&) = delete;
+    IoQueue& operator=(const IoQueue&) = delete;
+
+    // Hands requests over.  The caller keeps outstanding() + batch.size()
+    // within capacity() (room() says how much is left).
+    void submit(std::span<Request* const> batch);
+
+    // Moves finished requests into out; with wait, blocks until at least one
+    // is there (only call it so with something outstanding).
+    std::size_t reap(std::span<Request*> out, bool wait);
+
+    // Runs one request now on the calling thread, outside the queue.
+    static void run_now(Request& request) { run_blocking(request); }
+
+    // Cancels what no worker has started; cancelled requests still come back
+    // from reap() with -ECANCELED.
+    void cancel_pending();
+
+    std::size_t outstanding() const { return outstanding_; }
+    std::size_t capacity() const { return options_.capacity; }
+    std::size_t room() const { return options_.capacity - outstanding_; }
+
+    // The backend that runs the requests (or will, once started).
+    BackendKind backend() const { return planned_; }
+    bool workers_started() const { return pool_ != nullptr; }
+
+private:
+    void start_pool();
+
+    QueueOptions options_;
+    BackendKind planned_;
+    std::unique_ptr<Backend> inline_;
+    std::unique_ptr<Backend> pool_;
+    std::size_t outstanding_ = 0;
+    std::size_t outstanding_in_pool_ = 0;
+};
+
+// Parses an IOQ_BACKEND value; automatic for anything unknown.
+BackendChoice parse_backend_choice(const char* text);
+
+} // namespace ioq

@@ -1,0 +1,51 @@
+// Request: one unit of work for the I/O queue, and its completion.
+//
+// The caller owns every Request and keeps it alive (with the path it points
+// to) until the same pointer comes back from IoQueue::reap().  A completion is
+// therefore not a separate object: the backend writes `result` (and fills the
+// buffer or the statx) and hands the pointer back.  Nothing is allocated per
+// request, and the caller finds its own state next to the result through
+// `cookie` or by embedding the Request in a larger object.
+//
+//   walk loop --submit(Request*)--> [request queue] --> worker: syscalls
+//   walk loop <--reap(Request*)---- [completion queue] <--  result filled in
+#pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+namespace ioq {
+
+class DirBuffer;
+
+enum class Op : unsigned char {
+    open_dir,  // openat(dirfd, path, O_DIRECTORY...) then fill buffer
+    read_dir,  // fill buffer with the next entries of fd
+    stat,      // statx(dirfd, path, flags, mask) into *statx_out
+    close,     // close(fd)
+};
+
+struct Request {
+    Op op = Op::open_dir;
+    int fd = AT_FDCWD;           // open_dir/stat: base directory; read_dir/close: the fd
+    const char* path = nullptr;  // open_dir/stat: relative to fd, or absolute
+    int flags = 0;               // open_dir: extra openat flags; stat: AT_* flags
+    unsigned statx_mask = 0;     // stat: the fields wanted (STATX_*)
+    DirBuffer* buffer = nullptr;         // open_dir/read_dir: where entries go
+    struct statx* statx_out = nullptr;   // stat: where metadata goes
+    void* cookie = nullptr;      // the caller's, untouched
+
+    // Out: open_dir: the new fd (its entries in *buffer, whose error() tells
+    // whether reading them failed); read_dir/stat/close: 0; or -errno.
+    // -ECANCELED when the queue was stopped before the request ran.
+    int result = 0;
+};
+
+// Runs a request to completion on the calling thread with plain system calls.
+// Every backend ends up here for the calls the ring does not do (getdents64).
+void run_blocking(Request& request);
+
+// The openat flags every directory open uses, besides Request::flags.
+inline constexpr int open_dir_flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK;
+
+} // namespace ioq

@@ -1,0 +1,39 @@
+// The thread-pool backend: workers pop a few requests at a time and run them
+// with blocking system calls.  Used where io_uring is missing or refused.
+#include "worker_pool.hpp"
+
+namespace ioq {
+namespace {
+
+class ThreadBackend final : public WorkerPool {
+public:
+    ThreadBackend(std::size_t capacity, unsigned workers) : WorkerPool(capacity, workers) {
+        start();
+    }
+    ~ThreadBackend() override { stop(); }
+
+    BackendKind kind() const override { return BackendKind::threads; }
+
+private:
+    // Small batches keep the workers evenly loaded: a worker that grabbed 64
+    // directories would leave the others idle behind one large directory.
+    static constexpr std::size_t batch_size = 4;
+
+    void work(unsigned) override {
+        Request* batch[batch_size];
+        while (std::size_t n = pop_requests(batch, true)) {
+            for (std::size_t i = 0; i < n; ++i) {
+                run_blocking(*batch[i]);
+            }
+            push_completions(std::span(batch, n));
+        }
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Backend> make_thread_backend(std::size_t capacity, unsigned workers) {
+    return std::make_unique<ThreadBackend>(capacity, workers);
+}
+
+} // namespace ioq

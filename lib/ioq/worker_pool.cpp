@@ -1,0 +1,59 @@
+#include "worker_pool.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ioq {
+
+WorkerPool::WorkerPool(std::size_t capacity, unsigned workers)
+    : requests_(capacity), completions_(capacity), worker_count_(workers) {}
+
+WorkerPool::~WorkerPool() { stop(); }
+
+void WorkerPool::start() {
+    threads_.reserve(worker_count_);
+    for (unsigned i = 0; i < worker_count_; ++i) {
+        threads_.emplace_back([this, i] { work(i); });
+    }
+}
+
+void WorkerPool::stop() {
+    requests_.close();
+    for (std::thread& thread : threads_) {
+        thread.join();
+    }
+    threads_.clear();
+}
+
+void WorkerPool::submit(std::span<Request* const> batch) {
+    if (!requests_.push(batch)) {
+        // The submitter broke its promise to stay within capacity: a bug in
+        // the caller that would otherwise lose requests silently.
+        std::fprintf(stderr, "libioq: request queue overflow\n");
+        std::abort();
+    }
+}
+
+std::size_t WorkerPool::reap(std::span<Request*> out, bool wait) {
+    return completions_.pop(out, wait);
+}
+
+void WorkerPool::push_completions(std::span<Request* const> done) {
+    if (!completions_.push(done)) {
+        std::fprintf(stderr, "libioq: completion queue overflow\n");
+        std::abort();
+    }
+}
+
+void WorkerPool::cancel_pending() {
+    Request* batch[64];
+    while (std::size_t n = requests_.pop(batch, false)) {
+        for (std::size_t i = 0; i < n; ++i) {
+            batch[i]->result = -ECANCELED;
+        }
+        push_completions(std::span(batch, n));
+    }
+}
+
+} // namespace ioq

@@ -1,0 +1,52 @@
+// WorkerPool: the part the threads and uring backends share.
+//
+// It owns the two bounded queues and the worker threads:
+//
+//   submit() --> requests_ --> worker i: run(i) --> completions_ --> reap()
+//
+// A subclass says what a worker does with the requests it pops (work()); the
+// pool starts the threads, stops them (close the request queue, join) and
+// cancels what no worker took.  Both queues hold the pool's capacity, which
+// bounds what the single submitter may have outstanding, so no push can fail
+// while the pool is running.
+#pragma once
+
+#include "backend.hpp"
+#include "batch_queue.hpp"
+
+#include <thread>
+#include <vector>
+
+namespace ioq {
+
+class WorkerPool : public Backend {
+public:
+    WorkerPool(std::size_t capacity, unsigned workers);
+    ~WorkerPool() override;
+
+    void submit(std::span<Request* const> batch) override;
+    std::size_t reap(std::span<Request*> out, bool wait) override;
+    void cancel_pending() override;
+
+protected:
+    // Starts the workers; a subclass calls it once its own state is ready.
+    void start();
+    // Joins the workers; a subclass calls it before its own state goes away.
+    void stop();
+
+    // The body of worker `index`: loop until pop_requests() returns 0.
+    virtual void work(unsigned index) = 0;
+
+    std::size_t pop_requests(std::span<Request*> out, bool wait) { return requests_.pop(out, wait); }
+    void push_completions(std::span<Request* const> done);
+
+    unsigned worker_count() const { return worker_count_; }
+
+private:
+    BatchQueue<Request*> requests_;
+    BatchQueue<Request*> completions_;
+    unsigned worker_count_;
+    std::vector<std::thread> threads_;
+};
+
+} // namespace ioq

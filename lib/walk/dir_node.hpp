@@ -1,0 +1,98 @@
+// DirNode: one directory the walk has found and will read, or is reading.
+//
+// Life of a node:
+//
+//   queued --open submitted--> opening --completion--> ready --popped--> current
+//     --entries read--> consumed --no live children--> back to the NodePool
+//
+// A node keeps its descriptor after it is consumed while some of its children
+// are still unopened (pending_opens), because they open relative to it; it
+// keeps its memory while any child node exists (live_children), because a
+// child may open relative to a further ancestor and finds it through parent.
+// pins counts opens in flight whose base is this node's descriptor.
+#pragma once
+
+#include "../ioq/dir_buffer.hpp"
+#include "../ioq/request.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ioq::walk {
+
+struct DirNode {
+    enum class State : unsigned char { queued, opening, ready, reading };
+
+    DirNode* parent = nullptr;
+    std::string path;
+    int depth = 0;
+    int fd = -1;
+    int error = 0;  // errno of a failed open
+    State state = State::queued;
+    bool consumed = false;
+    DirNode* idle_prev = nullptr;  // links in the walk's list of descriptors it
+    DirNode* idle_next = nullptr;  // may close early, oldest first
+    bool idle = false;
+    unsigned live_children = 0;
+    unsigned pending_opens = 0;
+    unsigned pins = 0;
+    DirNode* base = nullptr;  // whose fd the open in flight is relative to
+    DirBuffer* buffer = nullptr;
+    Request request;
+
+    // Where a descendant's path continues after this node's path: paths are
+    // joined with one '/', except after a path that already ends in one.
+    std::size_t child_prefix() const {
+        return path.size() + (path.empty() || path.back() != '/' ? 1 : 0);
+    }
+};
+
+// Reuses nodes and buffers so the walk allocates per directory only until its
+// working set is built, and never per entry.
+class NodePool {
+public:
+    DirNode* take_node() {
+        if (free_nodes_.empty()) {
+            all_nodes_.push_back(std::make_unique<DirNode>());
+            return all_nodes_.back().get();
+        }
+        DirNode* node = free_nodes_.back();
+        free_nodes_.pop_back();
+        return node;
+    }
+    void give_node(DirNode* node) {
+        std::string path = std::move(node->path);
+        path.clear();
+        *node = DirNode{};
+        node->path = std::move(path);  // keep its capacity for the next one
+        free_nodes_.push_back(node);
+    }
+
+    DirBuffer* take_buffer() {
+        if (free_buffers_.empty()) {
+            all_buffers_.push_back(std::make_unique<DirBuffer>());
+            return all_buffers_.back().get();
+        }
+        DirBuffer* buffer = free_buffers_.back();
+        free_buffers_.pop_back();
+        return buffer;
+    }
+    void give_buffer(DirBuffer* buffer) { free_buffers_.push_back(buffer); }
+
+    // Visits every node ever handed out, free or not (for closing on stop).
+    template <class Fn>
+    void for_each_node(Fn&& fn) {
+        for (auto& node : all_nodes_) {
+            fn(*node);
+        }
+    }
+
+private:
+    std::vector<std::unique_ptr<DirNode>> all_nodes_;
+    std::vector<DirNode*> free_nodes_;
+    std::vector<std::unique_ptr<DirBuffer>> all_buffers_;
+    std::vector<DirBuffer*> free_buffers_;
+};
+
+} // namespace ioq::walk

@@ -1,0 +1,28 @@
+// WalkOptions: everything that decides what a walk visits and how.
+#pragma once
+
+#include "../ioq/io_queue.hpp"
+
+#include <climits>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace ioq::walk {
+
+// The order directories are read in (see dir_queue.hpp).
+enum class Strategy : unsigned char { bfs, dfs };
+
+struct WalkOptions {
+    std::vector<std::string> roots;
+    Strategy strategy = Strategy::bfs;
+    int min_depth = 0;        // entries shallower than this are walked, not reported
+    int max_depth = INT_MAX;  // entries deeper than this are neither
+    QueueOptions queue;
+    // Directories opened ahead of the one being read.  64 keeps two workers
+    // busy while the walk loop drains one directory; more only costs memory
+    // (a 32 KiB buffer each) on a warm cache.
+    std::size_t read_ahead = 64;
+};
+
+} // namespace ioq::walk

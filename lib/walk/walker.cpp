@@ -1,0 +1,459 @@
+#include "walker.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <utility>
+
+namespace ioq::walk {
+namespace {
+
+// The last component of a starting point, as -name sees it: trailing slashes
+// do not count, and "/" stays "/".
+std::string root_base_name(const std::string& root) {
+    std::size_t end = root.find_last_not_of('/');
+    if (end == std::string::npos) {
+        return root.empty() ? std::string() : std::string("/");
+    }
+    std::size_t start = root.find_last_of('/', end);
+    start = start == std::string::npos ? 0 : start + 1;
+    return root.substr(start, end + 1 - start);
+}
+
+} // namespace
+
+Walker::Walker(WalkOptions options)
+    : options_(std::move(options)), queue_(options_.queue), dirs_(options_.strategy) {
+    // Every directory read ahead may hold a descriptor, and so may each one
+    // its open is relative to: keep both within the budget, with room for the
+    // directory being read.
+    std::size_t most = fds_.limit() > 3 ? (fds_.limit() - 3) / 2 : 1;
+    options_.read_ahead = std::clamp<std::size_t>(options_.read_ahead, 1, most);
+    options_.read_ahead = std::min(options_.read_ahead, queue_.capacity() / 2);
+    to_submit_.reserve(queue_.capacity());
+    stats_.backend = queue_.backend();
+}
+
+Walker::~Walker() { stop(); }
+
+const Entry* Walker::next() {
+    if (stopped_) {
+        return nullptr;
+    }
+    descend_into_last_entry();
+    for (;;) {
+        if (current_) {
+            RawDirent dirent;
+            if (cursor_.next(dirent)) {
+                path_.resize(base_len_);
+                path_.append(dirent.name);
+                entry_.path = path_;
+                entry_.name = std::string_view(path_).substr(base_len_);
+                entry_.depth = current_->depth + 1;
+                entry_.type = type_from_dirent(dirent.type);
+                entry_.error = 0;
+                entry_dirfd_ = current_->fd;
+                if (entry_.type == EntryType::unknown) {
+                    struct statx buf;
+                    if (stat(STATX_TYPE, false, buf) == 0) {
+                        entry_.type = type_from_mode(buf.stx_mode);
+                    }
+                }
+                descend_pending_ = entry_.type == EntryType::directory &&
+                                   entry_.depth < options_.max_depth;
+                if (entry_.depth < options_.min_depth) {
+                    descend_into_last_entry();
+                    continue;
+                }
+                ++stats_.entries;
+                return &entry_;
+            }
+            if (int error = current_->buffer->error()) {
+                const Entry* failure = report_error(current_->path, current_->depth, error);
+                finish_current();
+                return failure;
+            }
+            if (!current_->buffer->at_end() && read_more()) {
+                continue;
+            }
+            finish_current();
+            continue;
+        }
+        switch (enter_next_directory()) {
+        case Enter::entered: continue;
+        case Enter::failed: return &entry_;
+        case Enter::queue_empty: break;
+        }
+        if (next_root_ < options_.roots.size()) {
+            if (visit_next_root()) {
+                return &entry_;
+            }
+            continue;
+        }
+        end_of_walk();
+        return nullptr;
+    }
+}
+
+bool Walker::visit_next_root() {
+    const std::string& root = options_.roots[next_root_++];
+    path_ = root;
+    root_name_ = root_base_name(root);
+    entry_dirfd_ = AT_FDCWD;
+    struct statx buf;
+    Request request;
+    request.op = Op::stat;
+    request.fd = AT_FDCWD;
+    request.path = path_.c_str();
+    request.flags = AT_SYMLINK_NOFOLLOW;
+    request.statx_mask = STATX_TYPE;
+    request.statx_out = &buf;
+    IoQueue::run_now(request);
+    ++stats_.stats;
+    if (request.result < 0) {
+        report_error(root, 0, -request.result);
+        return true;
+    }
+    entry_.path = path_;
+    entry_.name = root_name_;
+    entry_.depth = 0;
+    entry_.type = type_from_mode(buf.stx_mode);
+    entry_.error = 0;
+    descend_pending_ = entry_.type == EntryType::directory && options_.max_depth > 0;
+    if (options_.min_depth > 0) {
+        descend_into_last_entry();
+        return false;
+    }
+    ++stats_.entries;
+    return true;
+}
+
+const Entry* Walker::report_error(const std::string& path, int depth, int error) {
+    if (&path != &path_) {
+        path_ = path;
+    }
+    entry_.path = path_;
+    std::size_t slash = path_.find_last_of('/');
+    entry_.name = std::string_view(path_).substr(slash == std::string::npos ? 0 : slash + 1);
+    entry_.depth = depth;
+    entry_.type = EntryType::directory;
+    entry_.error = error;
+    entry_dirfd_ = AT_FDCWD;
+    descend_pending_ = false;
+    ++stats_.errors;
+    return &entry_;
+}
+
+void Walker::descend_into_last_entry() {
+    if (!descend_pending_) {
+        return;
+    }
+    descend_pending_ = false;
+    DirNode* node = pool_.take_node();
+    node->parent = current_;
+    node->path.assign(entry_.path);
+    node->depth = entry_.depth;
+    if (current_) {
+        ++current_->live_children;
+        ++current_->pending_opens;
+        dirs_.stage(node);
+    } else {
+        dirs_.stage(node);
+        dirs_.commit();
+    }
+}
+
+Walker::Enter Walker::enter_next_directory() {
+    if (dirs_.empty()) {
+        return Enter::queue_empty;
+    }
+    DirNode* node = dirs_.peek(0);
+    submit_read_ahead(node);
+    wait_for(node);
+    dirs_.pop();
+    --in_flight_;
+    if (node->error) {
+        report_error(node->path, node->depth, node->error);
+        node->consumed = true;
+        free_if_unused(node);
+        return Enter::failed;
+    }
+    ++stats_.directories;
+    current_ = node;
+    path_ = node->path;
+    if (path_.size() < node->child_prefix()) {
+        path_.push_back('/');
+    }
+    base_len_ = path_.size();
+    cursor_ = DirentCursor(*node->buffer);
+    return Enter::entered;
+}
+
+bool Walker::read_more() {
+    Request& request = current_->request;
+    request = Request{};
+    request.op = Op::read_dir;
+    request.fd = current_->fd;
+    request.buffer = current_->buffer;
+    request.cookie = current_;
+    current_->state = DirNode::State::reading;
+    to_submit_.push_back(&request);
+    flush_submissions();
+    wait_for(current_);
+    cursor_ = DirentCursor(*current_->buffer);
+    return true;
+}
+
+void Walker::finish_current() {
+    DirNode* node = std::exchange(current_, nullptr);
+    dirs_.commit();
+    pool_.give_buffer(node->buffer);
+    node->buffer = nullptr;
+    node->consumed = true;
+    release_fd_if_unused(node);
+}
+
+void Walker::submit_read_ahead(DirNode* must_include) {
+    if (must_include->state == DirNode::State::queued) {
+        while (!fds_.available() && idle_head_) {
+            evict_one_fd();
+        }
+        submit_open(must_include);
+    }
+    std::size_t scan = std::min(dirs_.size(), options_.read_ahead);
+    for (std::size_t i = 1; i < scan && in_flight_ < options_.read_ahead; ++i) {
+        DirNode* node = dirs_.peek(i);
+        if (node->state != DirNode::State::queued) {
+            continue;
+        }
+        if (!fds_.available()) {
+            if (!idle_head_) {
+                break;
+            }
+            evict_one_fd();
+        }
+        if (queue_.room() <= to_submit_.size() + 1) {
+            break;
+        }
+        submit_open(node);
+    }
+    flush_submissions();
+}
+
+void Walker::submit_open(DirNode* node) {
+    DirNode* base = node->parent;
+    while (base && base->fd < 0) {
+        base = base->parent;
+    }
+    node->base = base;
+    node->buffer = pool_.take_buffer();
+    Request& request = node->request;
+    request = Request{};
+    request.op = Op::open_dir;
+    request.cookie = node;
+    request.buffer = node->buffer;
+    if (base) {
+        request.fd = base->fd;
+        request.path = node->path.c_str() + base->child_prefix();
+        ++base->pins;
+    } else {
+        request.fd = AT_FDCWD;
+        request.path = node->path.c_str();
+    }
+    // Below a starting point a directory is never reached through a symbolic
+    // link in the default -P mode, even if one replaced it since it was read.
+    request.flags = node->parent ? O_NOFOLLOW : 0;
+    node->state = DirNode::State::opening;
+    ++in_flight_;
+    fds_.acquire();
+    to_submit_.push_back(&request);
+}
+
+void Walker::flush_submissions() {
+    if (!to_submit_.empty()) {
+        queue_.submit(to_submit_);
+        to_submit_.clear();
+    }
+}
+
+void Walker::wait_for(DirNode* node) {
+    flush_submissions();
+    reap(false);
+    while (node->state == DirNode::State::opening || node->state == DirNode::State::reading) {
+        ++stats_.waits;
+        reap(true);
+    }
+}
+
+void Walker::reap(bool wait) {
+    Request* done[64];
+    std::size_t n = queue_.reap(done, wait);
+    for (std::size_t i = 0; i < n; ++i) {
+        complete(done[i]);
+    }
+}
+
+void Walker::complete(Request* request) {
+    if (request->op == Op::close) {
+        free_closes_.push_back(request);
+        return;
+    }
+    auto* node = static_cast<DirNode*>(request->cookie);
+    if (request->op == Op::read_dir) {
+        node->state = DirNode::State::ready;
+        return;
+    }
+    // An open: its directory is ready (or failed), and the descriptors it
+    // was relative to may not be needed any more.
+    node->state = DirNode::State::ready;
+    if (request->result >= 0) {
+        node->fd = request->result;
+    } else {
+        node->error = -request->result;
+        fds_.release();
+        pool_.give_buffer(node->buffer);
+        node->buffer = nullptr;
+    }
+    if (DirNode* base = std::exchange(node->base, nullptr)) {
+        --base->pins;
+        release_fd_if_unused(base);
+    }
+    if (DirNode* parent = node->parent) {
+        --parent->pending_opens;
+        release_fd_if_unused(parent);
+    }
+}
+
+void Walker::release_fd_if_unused(DirNode* node) {
+    if (!node->consumed) {
+        return;
+    }
+    if (node->fd >= 0) {
+        if (node->pending_opens > 0 || node->pins > 0) {
+            if (!node->idle && node->pins == 0) {
+                idle_append(node);
+            }
+            return;
+        }
+        idle_remove(node);
+        close_fd(std::exchange(node->fd, -1));
+    }
+    free_if_unused(node);
+}
+
+void Walker::free_if_unused(DirNode* node) {
+    while (node && node->consumed && node->live_children == 0 && node->fd < 0 &&
+           node->pins == 0) {
+        DirNode* parent = node->parent;
+        pool_.give_node(node);
+        if (parent) {
+            --parent->live_children;
+        }
+        node = parent;
+    }
+}
+
+void Walker::close_fd(int fd) {
+    fds_.release();
+    Request* request;
+    if (free_closes_.empty()) {
+        all_closes_.push_back(std::make_unique<Request>());
+        request = all_closes_.back().get();
+    } else {
+        request = free_closes_.back();
+        free_closes_.pop_back();
+    }
+    *request = Request{};
+    request->op = Op::close;
+    request->fd = fd;
+    if (queue_.room() > to_submit_.size() && !stopped_) {
+        to_submit_.push_back(request);
+    } else {
+        IoQueue::run_now(*request);
+        free_closes_.push_back(request);
+    }
+}
+
+void Walker::idle_append(DirNode* node) {
+    node->idle = true;
+    node->idle_prev = idle_tail_;
+    node->idle_next = nullptr;
+    (idle_tail_ ? idle_tail_->idle_next : idle_head_) = node;
+    idle_tail_ = node;
+}
+
+void Walker::idle_remove(DirNode* node) {
+    if (!node->idle) {
+        return;
+    }
+    (node->idle_prev ? node->idle_prev->idle_next : idle_head_) = node->idle_next;
+    (node->idle_next ? node->idle_next->idle_prev : idle_tail_) = node->idle_prev;
+    node->idle = false;
+    node->idle_prev = node->idle_next = nullptr;
+}
+
+void Walker::evict_one_fd() {
+    // The oldest idle directory: in BFS the shallowest, whose children are
+    // furthest from their turn; they will open relative to an older ancestor.
+    for (DirNode* node = idle_head_; node; node = node->idle_next) {
+        if (node->pins == 0) {
+            idle_remove(node);
+            close_fd(std::exchange(node->fd, -1));
+            return;
+        }
+    }
+}
+
+int Walker::stat(unsigned mask, bool follow, struct statx& out) {
+    if (entry_.error) {
+        return -entry_.error;
+    }
+    Request request;
+    request.op = Op::stat;
+    request.fd = entry_dirfd_;
+    request.path = entry_dirfd_ == AT_FDCWD ? path_.c_str() : entry_.name.data();
+    request.flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
+    request.statx_mask = mask;
+    request.statx_out = &out;
+    IoQueue::run_now(request);
+    ++stats_.stats;
+    return request.result;
+}
+
+void Walker::end_of_walk() {
+    // Everything is consumed; the closes of the last directories may still be
+    // queued.  Finish them so that no descriptor outlives the walk's end.
+    flush_submissions();
+    while (queue_.outstanding() > 0) {
+        reap(true);
+    }
+}
+
+void Walker::stop() {
+    if (stopped_) {
+        return;
+    }
+    stopped_ = true;
+    queue_.cancel_pending();
+    flush_submissions();
+    while (queue_.outstanding() > 0) {
+        reap(true);
+    }
+    // Nothing is in flight any more: close what any node still holds.  The
+    // nodes themselves are freed with the pool.
+    pool_.for_each_node([this](DirNode& node) {
+        if (node.fd >= 0) {
+            close_fd(std::exchange(node.fd, -1));
+        }
+    });
+    current_ = nullptr;
+    descend_pending_ = false;
+}
+
+WalkStats Walker::stats() const {
+    WalkStats stats = stats_;
+    stats.backend = queue_.backend();
+    stats.workers_started = queue_.workers_started();
+    return stats;
+}
+
+} // namespace ioq::walk

@@ -1,0 +1,121 @@
+// Walker: the traversal engine.
+//
+// The caller pulls entries one at a time with next(); behind it the walker
+// keeps up to read_ahead directories opening and reading through the I/O
+// queue, in the order the strategy will want them:
+//
+//   next() --> current directory's DirBuffer --entries--> caller
+//                 ^ popped when the last one is done
+//   DirQueue [ ready | ready | opening | opening | queued ... ]
+//                              \ submitted to the IoQueue, completions reaped
+//                                whenever the walker looks, waited for only
+//                                when the directory it needs is not ready
+//
+// Entries are reported in pre-order: a directory before its contents.  A
+// directory entry the caller does not prune() before the next call to next()
+// is descended into (within max_depth).  Metadata is fetched only when the
+// caller asks (stat()), or when the filesystem gives no d_type.
+//
+// Errors never end the walk: an open or read that fails is reported as an
+// Entry with error set, at the path that failed, and the walk goes on.
+// stop() cancels what is queued, waits for what is in flight (bounded by
+// read_ahead, so stopping does not take longer on a larger tree), closes
+// every descriptor, and makes next() return nothing more.
+#pragma once
+
+#include "dir_node.hpp"
+#include "dir_queue.hpp"
+#include "entry.hpp"
+#include "fd_budget.hpp"
+#include "walk_options.hpp"
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace ioq::walk {
+
+struct WalkStats {
+    std::uint64_t entries = 0;       // reported to the caller
+    std::uint64_t directories = 0;   // opened successfully
+    std::uint64_t errors = 0;        // error entries reported
+    std::uint64_t stats = 0;         // statx calls made
+    std::uint64_t waits = 0;         // times the caller's thread had to block
+    BackendKind backend = BackendKind::inline_calls;
+    bool workers_started = false;
+};
+
+class Walker {
+public:
+    explicit Walker(WalkOptions options);
+    ~Walker();
+    Walker(const Walker&) = delete;
+    Walker& operator=(const Walker&) = delete;
+
+    // The next entry, or nullptr when the walk is over.
+    const Entry* next();
+
+    // Do not descend into the directory just returned.
+    void prune() { descend_pending_ = false; }
+
+    // Metadata of the entry just returned; mask is a set of STATX_* fields,
+    // follow says whether a symbolic link is followed.  Returns 0 or -errno.
+    int stat(unsigned mask, bool follow, struct statx& out);
+
+    // Ends the walk now (see above); next() returns nullptr afterwards.
+    void stop();
+
+    WalkStats stats() const;
+
+private:
+    enum class Enter : unsigned char { entered, failed, queue_empty };
+    bool visit_next_root();
+    Enter enter_next_directory();
+    void end_of_walk();
+    void idle_append(DirNode* node);
+    bool read_more();
+    void finish_current();
+    void descend_into_last_entry();
+    void submit_read_ahead(DirNode* must_include);
+    void submit_open(DirNode* node);
+    void flush_submissions();
+    void wait_for(DirNode* node);
+    void reap(bool wait);
+    void complete(Request* request);
+    void release_fd_if_unused(DirNode* node);
+    void free_if_unused(DirNode* node);
+    void close_fd(int fd);
+    void evict_one_fd();
+    void idle_remove(DirNode* node);
+    const Entry* report_error(const std::string& path, int depth, int error);
+
+    WalkOptions options_;
+    IoQueue queue_;
+    DirQueue dirs_;
+    NodePool pool_;
+    FdBudget fds_;
+    WalkStats stats_;
+
+    std::size_t next_root_ = 0;
+    DirNode* current_ = nullptr;
+    DirentCursor cursor_;
+    bool stopped_ = false;
+
+    // The entry handed out last, and the path buffer it points into.
+    Entry entry_;
+    std::string path_;
+    int entry_dirfd_ = AT_FDCWD;
+    bool descend_pending_ = false;
+
+    std::size_t in_flight_ = 0;  // opens submitted or ready, not yet popped
+    std::vector<Request*> to_submit_;
+    std::vector<Request*> free_closes_;
+    std::vector<std::unique_ptr<Request>> all_closes_;
+    DirNode* idle_head_ = nullptr;  // consumed nodes holding an fd, oldest first
+    DirNode* idle_tail_ = nullptr;
+    std::size_t base_len_ = 0;      // length of current_'s path plus separator
+    std::string root_name_;
+};
+
+} // namespace ioq::walk
