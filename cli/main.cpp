@@ -35,6 +35,7 @@ int run(const ufind::Command& command) {
     options.strategy = command.strategy;
     options.min_depth = command.min_depth;
     options.max_depth = command.max_depth;
+    options.post_order = command.post_order;
     // -jN counts every thread, the walk loop's included, as bfs does.
     if (command.threads >= 0) {
         options.workers = command.threads > 1 ? command.threads - 1 : 0;

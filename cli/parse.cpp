@@ -149,8 +149,12 @@ private:
                 command_.strategy = IOQ_STRATEGY_BFS;
             } else if (value == "dfs") {
                 command_.strategy = IOQ_STRATEGY_DFS;
+            } else if (value == "ids") {
+                command_.strategy = IOQ_STRATEGY_IDS;
+            } else if (value == "eds") {
+                command_.strategy = IOQ_STRATEGY_EDS;
             } else {
-                fail("unknown search strategy `" + value + "' (expected bfs or dfs)");
+                fail("unknown search strategy `" + value + "' (expected bfs, dfs, ids or eds)");
             }
         } else {
             command_.threads = parse_count("-j", value);
@@ -329,6 +333,9 @@ private:
         } else if (name == "-maxdepth" || name == "-mindepth") {
             int value = parse_count(name, take_argument(name));
             (name == "-maxdepth" ? command_.max_depth : command_.min_depth) = value;
+            return global_option(name);
+        } else if (name == "-depth" || name == "-d") {
+            command_.post_order = true;
             return global_option(name);
         } else if (name == "-warn" || name == "-nowarn") {
             command_.warnings = name == "-warn";

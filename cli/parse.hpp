@@ -1,6 +1,6 @@
 // Parsing a find command line.
 //
-//   ufind [-H|-L|-P] [-D flags] [-Olevel] [-S strategy] [-jN] [path...] [expression]
+//   ufind [-H|-L|-P] [-D flags] [-Olevel] [-S bfs|dfs|ids|eds] [-jN] [path...] [expression]
 //
 // The grammar is GNU find's, loosest binding first:
 //
@@ -32,6 +32,7 @@ struct Command {
     int max_depth = -1;  // no limit
     int threads = -1;    // -j: threads in all; -1 picks from the CPUs
     ioq_strategy strategy = IOQ_STRATEGY_BFS;
+    bool post_order = false;   // -depth: directories after their contents
     bool debug_stats = false;  // -D stats
     bool warnings = false;     // -warn/-nowarn; default: stdin is a terminal
 };

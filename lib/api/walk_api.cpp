@@ -65,7 +65,7 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
     *walk = nullptr;
     if (!options || (options->root_count > 0 && !options->roots) || options->min_depth < 0 ||
         options->max_depth < -1 || options->workers < -1 || options->strategy < IOQ_STRATEGY_BFS ||
-        options->strategy > IOQ_STRATEGY_DFS) {
+        options->strategy > IOQ_STRATEGY_EDS) {
         return -EINVAL;
     }
     try {
@@ -78,8 +78,13 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
             }
             walk_options.roots.emplace_back(options->roots[i]);
         }
-        walk_options.strategy = options->strategy == IOQ_STRATEGY_DFS ? ioq::walk::Strategy::dfs
-                                                                      : ioq::walk::Strategy::bfs;
+        switch (options->strategy) {
+        case IOQ_STRATEGY_BFS: walk_options.strategy = ioq::walk::Strategy::bfs; break;
+        case IOQ_STRATEGY_DFS: walk_options.strategy = ioq::walk::Strategy::dfs; break;
+        case IOQ_STRATEGY_IDS: walk_options.strategy = ioq::walk::Strategy::ids; break;
+        case IOQ_STRATEGY_EDS: walk_options.strategy = ioq::walk::Strategy::eds; break;
+        }
+        walk_options.post_order = options->post_order != 0;
         walk_options.min_depth = options->min_depth;
         walk_options.max_depth = options->max_depth < 0 ? INT_MAX : options->max_depth;
         walk_options.queue.backend = to_choice(options->backend);

@@ -48,6 +48,8 @@ enum ioq_backend {
 enum ioq_strategy {
     IOQ_STRATEGY_BFS = 0,  /* breadth first: all of depth d before depth d+1 */
     IOQ_STRATEGY_DFS,      /* depth first: a directory's subdirectories before its siblings' */
+    IOQ_STRATEGY_IDS,      /* iterative deepening: depth-first rounds, one level deeper each */
+    IOQ_STRATEGY_EDS,      /* exponential deepening: like IDS, the depth bound doubling */
 };
 
 /* What a file is, from the directory entry (or a statx where that says nothing). */
@@ -71,6 +73,7 @@ struct ioq_walk_options {
     int min_depth;   /* entries shallower than this are walked but not returned */
     int max_depth;   /* entries deeper than this are not visited; -1 for no limit */
     size_t read_ahead; /* directories opened ahead of the one being read; 0 for the default */
+    int post_order;  /* non-zero: a directory is returned after its contents (find -depth) */
 };
 
 /* Fills options with the defaults: no roots, BFS, automatic backend and

@@ -37,6 +37,16 @@ public:
     // outstanding.
     virtual std::size_t reap(std::span<Request*> out, bool wait) = 0;
 
+    // Runs up to out.size() requests that no worker has started yet on the
+    // calling thread and moves them into out, finished.  A caller that would
+    // otherwise sleep until a worker is done lends its core instead: on two
+    // cores this makes the walk loop a second worker whenever it is idle, and
+    // saves the sleep and wake-up a completion would cost.
+    virtual std::size_t run_pending_here(std::span<Request*> out) {
+        (void)out;
+        return 0;
+    }
+
     // Finishes every request that no worker has started with -ECANCELED; they
     // still come back from reap(), so their owner can release them uniformly.
     virtual void cancel_pending() = 0;

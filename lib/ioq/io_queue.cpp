@@ -75,7 +75,14 @@ void IoQueue::submit(std::span<Request* const> batch) {
 std::size_t IoQueue::reap(std::span<Request*> out, bool wait) {
     std::size_t taken = inline_->reap(out, false);
     if (pool_ && taken < out.size() && outstanding_in_pool_ > 0) {
-        std::size_t from_pool = pool_->reap(out.subspan(taken), wait && taken == 0);
+        std::size_t from_pool = pool_->reap(out.subspan(taken), false);
+        if (from_pool == 0 && taken == 0 && wait) {
+            // Nothing finished: do one queued request here rather than sleep.
+            from_pool = pool_->run_pending_here(out.first(1));
+            if (from_pool == 0) {
+                from_pool = pool_->reap(out, true);
+            }
+        }
         outstanding_in_pool_ -= from_pool;
         taken += from_pool;
     }

@@ -42,8 +42,10 @@ public:
     // within capacity() (room() says how much is left).
     void submit(std::span<Request* const> batch);
 
-    // Moves finished requests into out; with wait, blocks until at least one
-    // is there (only call it so with something outstanding).
+    // Moves finished requests into out.  With wait, returns at least one:
+    // when none is finished it runs a queued one on the calling thread, and
+    // sleeps only when every outstanding request is in a worker's hands
+    // (only call it so with something outstanding).
     std::size_t reap(std::span<Request*> out, bool wait);
 
     // Runs one request now on the calling thread, outside the queue.

@@ -46,6 +46,14 @@ void WorkerPool::push_completions(std::span<Request* const> done) {
     }
 }
 
+std::size_t WorkerPool::run_pending_here(std::span<Request*> out) {
+    std::size_t n = requests_.pop(out, false);
+    for (std::size_t i = 0; i < n; ++i) {
+        run_blocking(*out[i]);
+    }
+    return n;
+}
+
 void WorkerPool::cancel_pending() {
     Request* batch[64];
     while (std::size_t n = requests_.pop(batch, false)) {

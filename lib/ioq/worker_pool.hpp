@@ -27,6 +27,7 @@ public:
     void submit(std::span<Request* const> batch) override;
     std::size_t reap(std::span<Request*> out, bool wait) override;
     void cancel_pending() override;
+    std::size_t run_pending_here(std::span<Request*> out) override;
 
 protected:
     // Starts the workers; a subclass calls it once its own state is ready.

@@ -31,6 +31,8 @@ struct DirNode {
     int error = 0;  // errno of a failed open
     State state = State::queued;
     bool consumed = false;
+    bool post_queued = false;    // waiting for its post-order visit
+    bool post_reported = false;  // post-order visit done
     DirNode* idle_prev = nullptr;  // links in the walk's list of descriptors it
     DirNode* idle_next = nullptr;  // may close early, oldest first
     bool idle = false;

@@ -25,7 +25,9 @@ struct DirNode;
 
 class DirQueue {
 public:
-    explicit DirQueue(Strategy strategy) : strategy_(strategy) {}
+    // ids and eds walk each round depth-first.
+    explicit DirQueue(Strategy strategy)
+        : strategy_(strategy == Strategy::bfs ? Strategy::bfs : Strategy::dfs) {}
 
     void stage(DirNode* node) { staged_.push_back(node); }
     void commit();

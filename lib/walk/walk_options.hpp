@@ -10,14 +10,21 @@
 
 namespace ioq::walk {
 
-// The order directories are read in (see dir_queue.hpp).
-enum class Strategy : unsigned char { bfs, dfs };
+// The order directories are read in (see dir_queue.hpp and walker.hpp).
+//   bfs  breadth first
+//   dfs  depth first
+//   ids  iterative deepening: depth-first rounds, each one level deeper,
+//        each reporting only what the previous rounds did not reach
+//   eds  exponential deepening: like ids, but the depth bound doubles
+enum class Strategy : unsigned char { bfs, dfs, ids, eds };
 
 struct WalkOptions {
     std::vector<std::string> roots;
     Strategy strategy = Strategy::bfs;
     int min_depth = 0;        // entries shallower than this are walked, not reported
     int max_depth = INT_MAX;  // entries deeper than this are neither
+    // Report a directory after its contents (find's -depth) instead of before.
+    bool post_order = false;
     QueueOptions queue;
     // Directories opened ahead of the one being read.  64 keeps two workers
     // busy while the walk loop drains one directory; more only costs memory

@@ -7,6 +7,11 @@
 namespace ioq::walk {
 namespace {
 
+// Opens found while reading a directory go to the workers in groups of this
+// many: one lock and wake-up per group instead of per directory, while the
+// first ones start before the directory is finished.
+constexpr std::size_t submit_batch = 8;
+
 // The last component of a starting point, as -name sees it: trailing slashes
 // do not count, and "/" stays "/".
 std::string root_base_name(const std::string& root) {
@@ -31,6 +36,13 @@ Walker::Walker(WalkOptions options)
     options_.read_ahead = std::min(options_.read_ahead, queue_.capacity() / 2);
     to_submit_.reserve(queue_.capacity());
     stats_.backend = queue_.backend();
+    rounds_ = (options_.strategy == Strategy::ids || options_.strategy == Strategy::eds) &&
+              !options_.post_order;
+    if (rounds_) {
+        round_bound_ = std::min(1, options_.max_depth);
+    }
+    depth_limit_ = std::min(options_.max_depth, round_bound_);
+    report_min_ = std::max(options_.min_depth, round_min_);
 }
 
 Walker::~Walker() { stop(); }
@@ -41,6 +53,9 @@ const Entry* Walker::next() {
     }
     descend_into_last_entry();
     for (;;) {
+        if (!post_ready_.empty()) {
+            return report_post_visit();
+        }
         if (current_) {
             RawDirent dirent;
             if (cursor_.next(dirent)) {
@@ -58,9 +73,12 @@ const Entry* Walker::next() {
                         entry_.type = type_from_mode(buf.stx_mode);
                     }
                 }
-                descend_pending_ = entry_.type == EntryType::directory &&
-                                   entry_.depth < options_.max_depth;
-                if (entry_.depth < options_.min_depth) {
+                bool is_dir = entry_.type == EntryType::directory;
+                descend_pending_ = is_dir && entry_.depth < depth_limit_;
+                if (is_dir) {
+                    note_round_frontier();
+                }
+                if (!reported_now(descend_pending_)) {
                     descend_into_last_entry();
                     continue;
                 }
@@ -68,9 +86,14 @@ const Entry* Walker::next() {
                 return &entry_;
             }
             if (int error = current_->buffer->error()) {
+                bool first_time = current_->depth + 1 >= round_min_;
                 const Entry* failure = report_error(current_->path, current_->depth, error);
                 finish_current();
-                return failure;
+                if (first_time) {
+                    return failure;
+                }
+                --stats_.errors;
+                continue;
             }
             if (!current_->buffer->at_end() && read_more()) {
                 continue;
@@ -89,9 +112,65 @@ const Entry* Walker::next() {
             }
             continue;
         }
+        if (start_next_round()) {
+            continue;
+        }
         end_of_walk();
         return nullptr;
     }
+}
+
+void Walker::note_round_frontier() {
+    // A directory at the bound has contents only a later round reaches.
+    if (rounds_ && entry_.depth == round_bound_ && round_bound_ < options_.max_depth) {
+        round_truncated_ = true;
+    }
+}
+
+bool Walker::start_next_round() {
+    if (!rounds_ || !round_truncated_) {
+        return false;
+    }
+    round_min_ = round_bound_ + 1;
+    int next_bound = options_.strategy == Strategy::ids ? round_bound_ + 1 : round_bound_ * 2;
+    round_bound_ = std::min(next_bound, options_.max_depth);
+    round_truncated_ = false;
+    depth_limit_ = std::min(options_.max_depth, round_bound_);
+    report_min_ = std::max(options_.min_depth, round_min_);
+    next_root_ = 0;
+    return true;
+}
+
+void Walker::prune() {
+    // A directory at the round's bound is not descended now but would be by
+    // the next round, which must remember the caller's answer.
+    if (rounds_ && entry_.type == EntryType::directory && !entry_.error &&
+        entry_.depth < options_.max_depth) {
+        pruned_.emplace(entry_.path);
+    }
+    descend_pending_ = false;
+}
+
+const Entry* Walker::report_post_visit() {
+    DirNode* node = post_ready_.back();
+    post_ready_.pop_back();
+    node->post_reported = true;
+    path_ = node->path;
+    entry_.path = path_;
+    if (node->parent) {
+        entry_.name = std::string_view(path_).substr(node->parent->child_prefix());
+    } else {
+        root_name_ = root_base_name(node->path);
+        entry_.name = root_name_;
+    }
+    entry_.depth = node->depth;
+    entry_.type = EntryType::directory;
+    entry_.error = 0;
+    entry_dirfd_ = AT_FDCWD;
+    descend_pending_ = false;
+    free_if_unused(node);
+    ++stats_.entries;
+    return &entry_;
 }
 
 bool Walker::visit_next_root() {
@@ -110,6 +189,9 @@ bool Walker::visit_next_root() {
     IoQueue::run_now(request);
     ++stats_.stats;
     if (request.result < 0) {
+        if (round_min_ > 0) {
+            return false;  // reported in the first round
+        }
         report_error(root, 0, -request.result);
         return true;
     }
@@ -118,8 +200,12 @@ bool Walker::visit_next_root() {
     entry_.depth = 0;
     entry_.type = type_from_mode(buf.stx_mode);
     entry_.error = 0;
-    descend_pending_ = entry_.type == EntryType::directory && options_.max_depth > 0;
-    if (options_.min_depth > 0) {
+    bool is_dir = entry_.type == EntryType::directory;
+    descend_pending_ = is_dir && depth_limit_ > 0;
+    if (is_dir) {
+        note_round_frontier();
+    }
+    if (!reported_now(descend_pending_)) {
         descend_into_last_entry();
         return false;
     }
@@ -148,6 +234,10 @@ void Walker::descend_into_last_entry() {
         return;
     }
     descend_pending_ = false;
+    if (rounds_ && entry_.depth < round_min_ && !pruned_.empty() &&
+        pruned_.contains(std::string(entry_.path))) {
+        return;  // pruned by the caller in the round that reported it
+    }
     DirNode* node = pool_.take_node();
     node->parent = current_;
     node->path.assign(entry_.path);
@@ -156,6 +246,16 @@ void Walker::descend_into_last_entry() {
         ++current_->live_children;
         ++current_->pending_opens;
         dirs_.stage(node);
+        // Depth-first reads a directory's first child right after the
+        // directory itself, so its read-ahead is the children being found
+        // now; breadth-first wants the head of its queue instead.
+        if (options_.strategy == Strategy::dfs && in_flight_ < options_.read_ahead &&
+            fds_.available() && queue_.room() > to_submit_.size() + 1) {
+            submit_open(node);
+            if (to_submit_.size() >= submit_batch) {
+                flush_submissions();
+            }
+        }
     } else {
         dirs_.stage(node);
         dirs_.commit();
@@ -172,10 +272,14 @@ Walker::Enter Walker::enter_next_directory() {
     dirs_.pop();
     --in_flight_;
     if (node->error) {
-        report_error(node->path, node->depth, node->error);
+        // Seen by every round whose bound is deeper; reported by the first.
+        bool first_time = node->depth + 1 >= round_min_;
         node->consumed = true;
+        if (first_time) {
+            report_error(node->path, node->depth, node->error);
+        }
         free_if_unused(node);
-        return Enter::failed;
+        return first_time ? Enter::failed : enter_next_directory();
     }
     ++stats_.directories;
     current_ = node;
@@ -343,6 +447,17 @@ void Walker::release_fd_if_unused(DirNode* node) {
 void Walker::free_if_unused(DirNode* node) {
     while (node && node->consumed && node->live_children == 0 && node->fd < 0 &&
            node->pins == 0) {
+        if (options_.post_order && !node->post_reported) {
+            // Its subtree is done: report it, then free it (report_post_visit).
+            if (!node->post_queued && node->depth >= report_min_) {
+                node->post_queued = true;
+                post_ready_.push_back(node);
+                return;
+            }
+            if (node->post_queued) {
+                return;
+            }
+        }
         DirNode* parent = node->parent;
         pool_.give_node(node);
         if (parent) {
@@ -447,6 +562,7 @@ void Walker::stop() {
     });
     current_ = nullptr;
     descend_pending_ = false;
+    post_ready_.clear();
 }
 
 WalkStats Walker::stats() const {

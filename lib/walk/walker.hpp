@@ -11,10 +11,18 @@
 //                                whenever the walker looks, waited for only
 //                                when the directory it needs is not ready
 //
-// Entries are reported in pre-order: a directory before its contents.  A
-// directory entry the caller does not prune() before the next call to next()
-// is descended into (within max_depth).  Metadata is fetched only when the
-// caller asks (stat()), or when the filesystem gives no d_type.
+// Entries are reported in pre-order (a directory before its contents) or,
+// with post_order, a directory after all of its contents: a node's subtree is
+// finished when its last child node is freed, and that is when its visit is
+// queued.  A directory entry the caller does not prune() before the next call
+// to next() is descended into (within max_depth).  Metadata is fetched only
+// when the caller asks (stat()), or when the filesystem gives no d_type.
+//
+// ids and eds run depth-first rounds under a growing depth bound.  Each
+// round reports only entries deeper than the last round's bound (and errors
+// met there for the first time); directories pruned in one round stay pruned
+// in the next.  With post_order they walk as dfs: a round-based order cannot
+// report a directory after contents that a later round finds.
 //
 // Errors never end the walk: an open or read that fails is reported as an
 // Entry with error set, at the path that failed, and the walk goes on.
@@ -31,7 +39,10 @@
 
 #include <sys/stat.h>
 
+#include <climits>
 #include <cstdint>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace ioq::walk {
@@ -57,7 +68,7 @@ public:
     const Entry* next();
 
     // Do not descend into the directory just returned.
-    void prune() { descend_pending_ = false; }
+    void prune();
 
     // Metadata of the entry just returned; mask is a set of STATX_* fields,
     // follow says whether a symbolic link is followed.  Returns 0 or -errno.
@@ -71,6 +82,12 @@ public:
 private:
     enum class Enter : unsigned char { entered, failed, queue_empty };
     bool visit_next_root();
+    bool start_next_round();
+    const Entry* report_post_visit();
+    bool reported_now(bool descend) const {
+        return entry_.depth >= report_min_ && !(options_.post_order && descend);
+    }
+    void note_round_frontier();
     Enter enter_next_directory();
     void end_of_walk();
     void idle_append(DirNode* node);
@@ -98,6 +115,16 @@ private:
     WalkStats stats_;
 
     std::size_t next_root_ = 0;
+
+    // Depth bounds of the current round; bfs and dfs have one unbounded round.
+    bool rounds_ = false;
+    int round_min_ = 0;           // shallower entries were reported before
+    int round_bound_ = INT_MAX;   // deeper ones wait for a later round
+    bool round_truncated_ = false;  // a directory at the bound had contents to find
+    int depth_limit_ = INT_MAX;   // min(max_depth, round_bound_)
+    int report_min_ = 0;          // max(min_depth, round_min_)
+    std::unordered_set<std::string> pruned_;  // for rounds after the one that pruned
+    std::vector<DirNode*> post_ready_;  // subtrees finished, visit not yet reported
     DirNode* current_ = nullptr;
     DirentCursor cursor_;
     bool stopped_ = false;
