@@ -1,8 +1,50 @@
 #include "eval.hpp"
 
+#include "diagnostics.hpp"
+
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <sys/stat.h>
+
+#include <cerrno>
 
 namespace ufind {
+namespace {
+
+ioq_type type_of_mode(unsigned mode) {
+    switch (mode & S_IFMT) {
+    case S_IFREG: return IOQ_TYPE_REGULAR;
+    case S_IFDIR: return IOQ_TYPE_DIRECTORY;
+    case S_IFLNK: return IOQ_TYPE_SYMLINK;
+    case S_IFBLK: return IOQ_TYPE_BLOCK;
+    case S_IFCHR: return IOQ_TYPE_CHAR;
+    case S_IFIFO: return IOQ_TYPE_FIFO;
+    case S_IFSOCK: return IOQ_TYPE_SOCKET;
+    default: return IOQ_TYPE_UNKNOWN;
+    }
+}
+
+// -xtype: the type seen the other way round from -type.  Under -P a link's
+// target (a broken link stays a link); under -L the link itself.
+ioq_type other_type(EvalContext& context) {
+    ioq_type type = context.entry->type();
+    bool follows = context.follows_links();
+    if (!follows && type != IOQ_TYPE_SYMLINK) {
+        return type;
+    }
+    struct statx buf;
+    int result = context.walk.stat(STATX_TYPE, !follows, buf);
+    if (result == -ENOENT) {
+        return type;  // a broken link: the link is all there is
+    }
+    if (result < 0) {
+        report_path_error(context.entry->path(), -result);
+        return IOQ_TYPE_UNKNOWN;  // matches no letter
+    }
+    return type_of_mode(buf.stx_mode);
+}
+
+} // namespace
 
 bool evaluate(const Expr& expr, EvalContext& context) {
     switch (expr.kind) {
@@ -28,6 +70,8 @@ bool evaluate(const Expr& expr, EvalContext& context) {
         return ::fnmatch(expr.pattern.c_str(), context.entry->c_path(), 0) == 0;
     case ExprKind::test_type:
         return (expr.type_mask >> context.entry->type()) & 1u;
+    case ExprKind::test_xtype:
+        return (expr.type_mask >> other_type(context)) & 1u;
     case ExprKind::act_print:
         context.out.write(context.entry->path());
         context.out.put('\n');

@@ -16,6 +16,14 @@ struct EvalContext {
     ioq::Walk& walk;
     Output& out;
     const ioq::Entry* entry = nullptr;
+    ioq_symlinks symlinks = IOQ_SYMLINKS_PHYSICAL;
+
+    // Whether the entry's metadata is its link target's: -L, or -H on a
+    // starting point.
+    bool follows_links() const {
+        return symlinks == IOQ_SYMLINKS_LOGICAL ||
+               (symlinks == IOQ_SYMLINKS_ROOTS && entry->depth() == 0);
+    }
     bool quit = false;  // -quit ran: stop evaluating, end the walk
 };
 

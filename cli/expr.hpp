@@ -20,7 +20,7 @@ enum class ExprKind : unsigned char {
     // operators
     op_and, op_or, op_not, op_comma,
     // tests
-    test_true, test_false, test_name, test_iname, test_path, test_type,
+    test_true, test_false, test_name, test_iname, test_path, test_type, test_xtype,
     // actions
     act_print, act_print0, act_prune, act_quit,
 };
@@ -32,7 +32,7 @@ struct Expr {
     std::unique_ptr<Expr> left;
     std::unique_ptr<Expr> right;
     std::string pattern;    // test_name, test_iname, test_path
-    unsigned type_mask = 0; // test_type: bit n set for walk EntryType n
+    unsigned type_mask = 0; // test_type, test_xtype: bit n set for ioq_type n
 };
 
 // Whether evaluating expr can have an effect beyond true/false, which decides

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -30,12 +31,29 @@ void print_stats(const ioq::Walk& walk) {
                  static_cast<unsigned long long>(stats.waits));
 }
 
+void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {
+    if (entry.loop_ancestor()) {
+        ufind::report_error("File system loop detected; '" + std::string(entry.path()) +
+                            "' is part of the same file system loop as '" +
+                            entry.loop_ancestor() + "'.");
+        return;
+    }
+    // A file that vanished between being listed and being looked at is not
+    // an error under -ignore_readdir_race; a missing starting point still is.
+    if (command.ignore_readdir_race && entry.error() == ENOENT && entry.depth() > 0) {
+        return;
+    }
+    ufind::report_path_error(entry.path(), entry.error());
+}
+
 int run(const ufind::Command& command) {
     ioq_walk_options options = ioq::Walk::defaults();
     options.strategy = command.strategy;
     options.min_depth = command.min_depth;
     options.max_depth = command.max_depth;
     options.post_order = command.post_order;
+    options.symlinks = command.symlinks;
+    options.same_device = command.same_device;
     // -jN counts every thread, the walk loop's included, as bfs does.
     if (command.threads >= 0) {
         options.workers = command.threads > 1 ? command.threads - 1 : 0;
@@ -52,9 +70,10 @@ int run(const ufind::Command& command) {
 
     ufind::Output out(STDOUT_FILENO);
     ufind::EvalContext context{walk, out};
+    context.symlinks = command.symlinks;
     while (const ioq::Entry* entry = walk.next()) {
         if (entry->error()) {
-            ufind::report_path_error(entry->path(), entry->error());
+            report_walk_error(command, *entry);
             continue;
         }
         context.entry = entry;

@@ -29,17 +29,16 @@ bool starts_expression(string_view arg) {
     throw UsageError{};
 }
 
-// The bit of each -type letter in Expr::type_mask, by walk EntryType order:
-// unknown, regular, directory, symlink, block, char, fifo, socket.
+// The bit of each -type letter in Expr::type_mask, by enum ioq_type.
 unsigned type_bit(char letter) {
     switch (letter) {
-    case 'f': return 1u << 1;
-    case 'd': return 1u << 2;
-    case 'l': return 1u << 3;
-    case 'b': return 1u << 4;
-    case 'c': return 1u << 5;
-    case 'p': return 1u << 6;
-    case 's': return 1u << 7;
+    case 'f': return 1u << IOQ_TYPE_REGULAR;
+    case 'd': return 1u << IOQ_TYPE_DIRECTORY;
+    case 'l': return 1u << IOQ_TYPE_SYMLINK;
+    case 'b': return 1u << IOQ_TYPE_BLOCK;
+    case 'c': return 1u << IOQ_TYPE_CHAR;
+    case 'p': return 1u << IOQ_TYPE_FIFO;
+    case 's': return 1u << IOQ_TYPE_SOCKET;
     default: return 0;
     }
 }
@@ -86,11 +85,10 @@ private:
         while (!at_end()) {
             string_view arg = peek();
             if (arg == "-P" || arg == "-H" || arg == "-L") {
-                // Symbolic link modes other than -P arrive with the engine's
-                // symlink rules; until then refuse rather than walk wrongly.
-                if (arg != "-P") {
-                    fail("option " + std::string(arg) + " is not supported yet");
-                }
+                // The last of them wins, as in find.
+                command_.symlinks = arg == "-P"   ? IOQ_SYMLINKS_PHYSICAL
+                                    : arg == "-H" ? IOQ_SYMLINKS_ROOTS
+                                                  : IOQ_SYMLINKS_LOGICAL;
                 ++pos_;
             } else if (arg == "-D") {
                 ++pos_;
@@ -315,8 +313,8 @@ private:
                 report_warning("-path " + node->pattern +
                                " will not match anything because it ends with /.");
             }
-        } else if (name == "-type") {
-            node = primary(ExprKind::test_type);
+        } else if (name == "-type" || name == "-xtype") {
+            node = primary(name == "-type" ? ExprKind::test_type : ExprKind::test_xtype);
             node->type_mask = parse_type_list(take_argument(name));
         } else if (name == "-true") {
             node = primary(ExprKind::test_true);
@@ -337,6 +335,19 @@ private:
         } else if (name == "-depth" || name == "-d") {
             command_.post_order = true;
             return global_option(name);
+        } else if (name == "-xdev" || name == "-mount") {
+            command_.same_device = true;
+            return global_option(name);
+        } else if (name == "-noleaf") {
+            // Linux filesystems need no leaf optimisation to turn off.
+            return global_option(name);
+        } else if (name == "-ignore_readdir_race" || name == "-noignore_readdir_race") {
+            command_.ignore_readdir_race = name == "-ignore_readdir_race";
+            return global_option(name);
+        } else if (name == "-follow") {
+            // Positional in find, but it changes the whole walk: as -L.
+            command_.symlinks = IOQ_SYMLINKS_LOGICAL;
+            return std::make_unique<Expr>(ExprKind::test_true);
         } else if (name == "-warn" || name == "-nowarn") {
             command_.warnings = name == "-warn";
             return std::make_unique<Expr>(ExprKind::test_true);

@@ -33,6 +33,9 @@ struct Command {
     int threads = -1;    // -j: threads in all; -1 picks from the CPUs
     ioq_strategy strategy = IOQ_STRATEGY_BFS;
     bool post_order = false;   // -depth: directories after their contents
+    ioq_symlinks symlinks = IOQ_SYMLINKS_PHYSICAL;  // -P, -H, -L, -follow
+    bool same_device = false;  // -xdev, -mount
+    bool ignore_readdir_race = false;  // files vanishing mid-walk are not errors
     bool debug_stats = false;  // -D stats
     bool warnings = false;     // -warn/-nowarn; default: stdin is a terminal
 };

@@ -85,6 +85,13 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
         case IOQ_STRATEGY_EDS: walk_options.strategy = ioq::walk::Strategy::eds; break;
         }
         walk_options.post_order = options->post_order != 0;
+        switch (options->symlinks) {
+        case IOQ_SYMLINKS_PHYSICAL: walk_options.symlinks = ioq::walk::Symlinks::physical; break;
+        case IOQ_SYMLINKS_ROOTS: walk_options.symlinks = ioq::walk::Symlinks::roots; break;
+        case IOQ_SYMLINKS_LOGICAL: walk_options.symlinks = ioq::walk::Symlinks::logical; break;
+        default: return -EINVAL;
+        }
+        walk_options.same_device = options->same_device != 0;
         walk_options.min_depth = options->min_depth;
         walk_options.max_depth = options->max_depth < 0 ? INT_MAX : options->max_depth;
         walk_options.queue.backend = to_choice(options->backend);
@@ -114,6 +121,7 @@ int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
     entry->depth = next->depth;
     entry->type = static_cast<ioq_type>(next->type);
     entry->error = next->error;
+    entry->loop_ancestor = next->loop_ancestor.empty() ? nullptr : next->loop_ancestor.data();
     return 1;
 }
 

@@ -52,6 +52,13 @@ enum ioq_strategy {
     IOQ_STRATEGY_EDS,      /* exponential deepening: like IDS, the depth bound doubling */
 };
 
+/* Which symbolic links the walk follows. */
+enum ioq_symlinks {
+    IOQ_SYMLINKS_PHYSICAL = 0, /* none (find -P) */
+    IOQ_SYMLINKS_ROOTS,        /* starting points only (find -H) */
+    IOQ_SYMLINKS_LOGICAL,      /* all, with loops reported as errors (find -L) */
+};
+
 /* What a file is, from the directory entry (or a statx where that says nothing). */
 enum ioq_type {
     IOQ_TYPE_UNKNOWN = 0,
@@ -74,6 +81,8 @@ struct ioq_walk_options {
     int max_depth;   /* entries deeper than this are not visited; -1 for no limit */
     size_t read_ahead; /* directories opened ahead of the one being read; 0 for the default */
     int post_order;  /* non-zero: a directory is returned after its contents (find -depth) */
+    enum ioq_symlinks symlinks;
+    int same_device; /* non-zero: do not descend into other filesystems (find -xdev) */
 };
 
 /* Fills options with the defaults: no roots, BFS, automatic backend and
@@ -91,8 +100,11 @@ struct ioq_entry {
     const char *name;   /* the last component (for a starting point, without trailing slashes) */
     size_t name_len;
     int depth;          /* 0 for a starting point */
-    enum ioq_type type;
+    enum ioq_type type;   /* with IOQ_SYMLINKS_LOGICAL, what a link points to */
     int error;
+    /* With error ELOOP from a directory that contains itself through links:
+     * the path of the ancestor it is; NULL otherwise. */
+    const char *loop_ancestor;
 };
 
 /* Creates a walk.  Returns 0 and sets *walk, or a negative errno

@@ -28,6 +28,7 @@ public:
     int depth() const { return raw_.depth; }
     ioq_type type() const { return raw_.type; }
     int error() const { return raw_.error; }
+    const char* loop_ancestor() const { return raw_.loop_ancestor; }
     const ioq_entry& raw() const { return raw_; }
 
 private:

@@ -15,6 +15,7 @@
 #include "../ioq/dir_buffer.hpp"
 #include "../ioq/request.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ struct DirNode {
     int depth = 0;
     int fd = -1;
     int error = 0;  // errno of a failed open
+    std::uint64_t dev = 0;  // identity, known when loops or devices matter
+    std::uint64_t ino = 0;
     State state = State::queued;
     bool consumed = false;
     bool post_queued = false;    // waiting for its post-order visit

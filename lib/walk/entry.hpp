@@ -25,6 +25,9 @@ struct Entry {
     int depth = 0;          // 0 for a starting point
     EntryType type = EntryType::unknown;
     int error = 0;          // positive errno when this entry reports a failure
+    // With error ELOOP from following links into a directory that contains
+    // it: the ancestor it is the same directory as.  Empty otherwise.
+    std::string_view loop_ancestor;
 };
 
 } // namespace ioq::walk

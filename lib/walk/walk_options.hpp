@@ -18,6 +18,9 @@ namespace ioq::walk {
 //   eds  exponential deepening: like ids, but the depth bound doubles
 enum class Strategy : unsigned char { bfs, dfs, ids, eds };
 
+// Which symbolic links the walk follows, as find's -P, -H and -L.
+enum class Symlinks : unsigned char { physical, roots, logical };
+
 struct WalkOptions {
     std::vector<std::string> roots;
     Strategy strategy = Strategy::bfs;
@@ -25,6 +28,10 @@ struct WalkOptions {
     int max_depth = INT_MAX;  // entries deeper than this are neither
     // Report a directory after its contents (find's -depth) instead of before.
     bool post_order = false;
+    Symlinks symlinks = Symlinks::physical;
+    // Do not descend into directories on another filesystem than their root's
+    // (find's -xdev); they are still reported.
+    bool same_device = false;
     QueueOptions queue;
     // Directories opened ahead of the one being read.  64 keeps two workers
     // busy while the walk loop drains one directory; more only costs memory

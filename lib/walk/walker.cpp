@@ -1,6 +1,8 @@
 #include "walker.hpp"
 
 #include <algorithm>
+#include <sys/sysmacros.h>
+
 #include <cerrno>
 #include <utility>
 
@@ -43,6 +45,7 @@ Walker::Walker(WalkOptions options)
     }
     depth_limit_ = std::min(options_.max_depth, round_bound_);
     report_min_ = std::max(options_.min_depth, round_min_);
+    need_identity_ = options_.symlinks == Symlinks::logical || options_.same_device;
 }
 
 Walker::~Walker() { stop(); }
@@ -52,6 +55,7 @@ const Entry* Walker::next() {
         return nullptr;
     }
     descend_into_last_entry();
+    cache_[0].valid = cache_[1].valid = false;
     for (;;) {
         if (!post_ready_.empty()) {
             return report_post_visit();
@@ -66,15 +70,20 @@ const Entry* Walker::next() {
                 entry_.depth = current_->depth + 1;
                 entry_.type = type_from_dirent(dirent.type);
                 entry_.error = 0;
+                entry_.loop_ancestor = {};
                 entry_dirfd_ = current_->fd;
-                if (entry_.type == EntryType::unknown) {
-                    struct statx buf;
-                    if (stat(STATX_TYPE, false, buf) == 0) {
-                        entry_.type = type_from_mode(buf.stx_mode);
+                cache_[0].valid = cache_[1].valid = false;
+                bool may_descend = resolve_entry();
+                if (entry_.error) {
+                    descend_pending_ = false;
+                    if (entry_.depth < round_min_) {
+                        continue;  // reported by an earlier round
                     }
+                    ++stats_.errors;
+                    return &entry_;
                 }
                 bool is_dir = entry_.type == EntryType::directory;
-                descend_pending_ = is_dir && entry_.depth < depth_limit_;
+                descend_pending_ = is_dir && may_descend && entry_.depth < depth_limit_;
                 if (is_dir) {
                     note_round_frontier();
                 }
@@ -118,6 +127,58 @@ const Entry* Walker::next() {
         end_of_walk();
         return nullptr;
     }
+}
+
+bool Walker::resolve_entry() {
+    bool logical = options_.symlinks == Symlinks::logical;
+    if (entry_.type == EntryType::unknown ||
+        (logical && entry_.type == EntryType::symlink)) {
+        struct statx buf;
+        int result = cached_stat(STATX_TYPE | STATX_INO, logical, buf);
+        if (result == 0) {
+            entry_.type = type_from_mode(buf.stx_mode);
+        } else if (logical && result == -ELOOP) {
+            entry_.error = ELOOP;
+            return false;
+        } else if (logical && cached_stat(STATX_TYPE, false, buf) == 0) {
+            // A broken link stays what it is, a link, as find -L has it.
+            entry_.type = type_from_mode(buf.stx_mode);
+        }
+    }
+    if (entry_.type != EntryType::directory || !need_identity_) {
+        return true;
+    }
+    struct statx buf;
+    if (cached_stat(STATX_TYPE | STATX_INO, logical, buf) != 0) {
+        return true;  // the open will fail and say why
+    }
+    entry_dev_ = makedev(buf.stx_dev_major, buf.stx_dev_minor);
+    entry_ino_ = buf.stx_ino;
+    if (logical) {
+        for (const DirNode* ancestor = current_; ancestor; ancestor = ancestor->parent) {
+            if (ancestor->dev == entry_dev_ && ancestor->ino == entry_ino_) {
+                entry_.error = ELOOP;
+                entry_.loop_ancestor = ancestor->path;
+                return false;
+            }
+        }
+    }
+    return !options_.same_device || entry_dev_ == root_dev_;
+}
+
+int Walker::cached_stat(unsigned mask, bool follow, struct statx& out) {
+    CachedStat& cached = cache_[follow ? 1 : 0];
+    if (cached.valid && (cached.mask & mask) == mask) {
+        out = cached.buf;
+        return 0;
+    }
+    int result = raw_stat(mask, follow, out);
+    if (result == 0) {
+        cached.valid = true;
+        cached.mask = mask;
+        cached.buf = out;
+    }
+    return result;
 }
 
 void Walker::note_round_frontier() {
@@ -166,6 +227,7 @@ const Entry* Walker::report_post_visit() {
     entry_.depth = node->depth;
     entry_.type = EntryType::directory;
     entry_.error = 0;
+    entry_.loop_ancestor = {};
     entry_dirfd_ = AT_FDCWD;
     descend_pending_ = false;
     free_if_unused(node);
@@ -183,10 +245,17 @@ bool Walker::visit_next_root() {
     request.op = Op::stat;
     request.fd = AT_FDCWD;
     request.path = path_.c_str();
-    request.flags = AT_SYMLINK_NOFOLLOW;
-    request.statx_mask = STATX_TYPE;
+    // -H and -L follow a starting point that is a link; a broken one is
+    // reported as the link itself.
+    bool follow = options_.symlinks != Symlinks::physical;
+    request.flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
+    request.statx_mask = STATX_TYPE | STATX_INO;
     request.statx_out = &buf;
     IoQueue::run_now(request);
+    if (follow && (request.result == -ENOENT || request.result == -ENOTDIR)) {
+        request.flags = AT_SYMLINK_NOFOLLOW;
+        IoQueue::run_now(request);
+    }
     ++stats_.stats;
     if (request.result < 0) {
         if (round_min_ > 0) {
@@ -200,6 +269,10 @@ bool Walker::visit_next_root() {
     entry_.depth = 0;
     entry_.type = type_from_mode(buf.stx_mode);
     entry_.error = 0;
+    entry_.loop_ancestor = {};
+    root_dev_ = entry_dev_ = makedev(buf.stx_dev_major, buf.stx_dev_minor);
+    entry_ino_ = buf.stx_ino;
+    cache_[follow ? 1 : 0] = CachedStat{true, STATX_TYPE | STATX_INO, buf};
     bool is_dir = entry_.type == EntryType::directory;
     descend_pending_ = is_dir && depth_limit_ > 0;
     if (is_dir) {
@@ -223,6 +296,7 @@ const Entry* Walker::report_error(const std::string& path, int depth, int error)
     entry_.depth = depth;
     entry_.type = EntryType::directory;
     entry_.error = error;
+    entry_.loop_ancestor = {};
     entry_dirfd_ = AT_FDCWD;
     descend_pending_ = false;
     ++stats_.errors;
@@ -242,6 +316,8 @@ void Walker::descend_into_last_entry() {
     node->parent = current_;
     node->path.assign(entry_.path);
     node->depth = entry_.depth;
+    node->dev = entry_dev_;
+    node->ino = entry_ino_;
     if (current_) {
         ++current_->live_children;
         ++current_->pending_opens;
@@ -364,8 +440,9 @@ void Walker::submit_open(DirNode* node) {
         request.path = node->path.c_str();
     }
     // Below a starting point a directory is never reached through a symbolic
-    // link in the default -P mode, even if one replaced it since it was read.
-    request.flags = node->parent ? O_NOFOLLOW : 0;
+    // link unless links are followed (-L), even if one replaced it since it
+    // was read.
+    request.flags = node->parent && options_.symlinks != Symlinks::logical ? O_NOFOLLOW : 0;
     node->state = DirNode::State::opening;
     ++in_flight_;
     fds_.acquire();
@@ -522,6 +599,10 @@ int Walker::stat(unsigned mask, bool follow, struct statx& out) {
     if (entry_.error) {
         return -entry_.error;
     }
+    return cached_stat(mask, follow, out);
+}
+
+int Walker::raw_stat(unsigned mask, bool follow, struct statx& out) {
     Request request;
     request.op = Op::stat;
     request.fd = entry_dirfd_;

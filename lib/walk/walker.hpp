@@ -88,6 +88,9 @@ private:
         return entry_.depth >= report_min_ && !(options_.post_order && descend);
     }
     void note_round_frontier();
+    bool resolve_entry();
+    int cached_stat(unsigned mask, bool follow, struct statx& out);
+    int raw_stat(unsigned mask, bool follow, struct statx& out);
     Enter enter_next_directory();
     void end_of_walk();
     void idle_append(DirNode* node);
@@ -125,6 +128,19 @@ private:
     int report_min_ = 0;          // max(min_depth, round_min_)
     std::unordered_set<std::string> pruned_;  // for rounds after the one that pruned
     std::vector<DirNode*> post_ready_;  // subtrees finished, visit not yet reported
+
+    // Symbolic links and devices: what a directory entry is, and whether to
+    // descend into it, can take a statx; the caller's stat() reuses it.
+    bool need_identity_ = false;
+    std::uint64_t root_dev_ = 0;
+    std::uint64_t entry_dev_ = 0;
+    std::uint64_t entry_ino_ = 0;
+    struct CachedStat {
+        bool valid = false;
+        unsigned mask = 0;
+        struct statx buf;
+    };
+    CachedStat cache_[2];  // [0] without following links, [1] following
     DirNode* current_ = nullptr;
     DirentCursor cursor_;
     bool stopped_ = false;
