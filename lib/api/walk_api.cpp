@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstring>
 #include <new>
 
 struct ioq_walk {
@@ -38,6 +39,16 @@ ioq_backend from_kind(ioq::BackendKind kind) {
     return IOQ_BACKEND_AUTO;
 }
 
+// A C caller can put any int in an enum field, and loading a value outside
+// a C++ enum's range is undefined: read the fields as the ints they are.
+template <class Enum>
+int enum_value(const Enum& field) {
+    static_assert(sizeof(Enum) == sizeof(int));
+    int value;
+    std::memcpy(&value, &field, sizeof value);
+    return value;
+}
+
 } // namespace
 
 extern "C" {
@@ -64,8 +75,15 @@ int ioq_default_workers(void) {
 int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
     *walk = nullptr;
     if (!options || (options->root_count > 0 && !options->roots) || options->min_depth < 0 ||
-        options->max_depth < -1 || options->workers < -1 || options->strategy < IOQ_STRATEGY_BFS ||
-        options->strategy > IOQ_STRATEGY_EDS) {
+        options->max_depth < -1 || options->workers < -1) {
+        return -EINVAL;
+    }
+    int strategy = enum_value(options->strategy);
+    int backend = enum_value(options->backend);
+    int symlinks = enum_value(options->symlinks);
+    if (strategy < IOQ_STRATEGY_BFS || strategy > IOQ_STRATEGY_EDS || backend < IOQ_BACKEND_AUTO ||
+        backend > IOQ_BACKEND_INLINE || symlinks < IOQ_SYMLINKS_PHYSICAL ||
+        symlinks > IOQ_SYMLINKS_LOGICAL) {
         return -EINVAL;
     }
     try {
@@ -85,12 +103,7 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
         case IOQ_STRATEGY_EDS: walk_options.strategy = ioq::walk::Strategy::eds; break;
         }
         walk_options.post_order = options->post_order != 0;
-        switch (options->symlinks) {
-        case IOQ_SYMLINKS_PHYSICAL: walk_options.symlinks = ioq::walk::Symlinks::physical; break;
-        case IOQ_SYMLINKS_ROOTS: walk_options.symlinks = ioq::walk::Symlinks::roots; break;
-        case IOQ_SYMLINKS_LOGICAL: walk_options.symlinks = ioq::walk::Symlinks::logical; break;
-        default: return -EINVAL;
-        }
+        walk_options.symlinks = static_cast<ioq::walk::Symlinks>(symlinks);
         walk_options.same_device = options->same_device != 0;
         walk_options.min_depth = options->min_depth;
         walk_options.max_depth = options->max_depth < 0 ? INT_MAX : options->max_depth;

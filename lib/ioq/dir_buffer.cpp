@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -21,8 +22,10 @@ constexpr std::size_t max_record = (name_offset + 256 + 7) & ~std::size_t{7};
 
 } // namespace
 
+// A buffer that cannot take one whole record would never reach the end.
 DirBuffer::DirBuffer(std::size_t capacity)
-    : bytes_(new std::byte[capacity]), capacity_(capacity) {}
+    : bytes_(new std::byte[std::max(capacity, max_record)]),
+      capacity_(std::max(capacity, max_record)) {}
 
 void DirBuffer::clear() {
     size_ = 0;

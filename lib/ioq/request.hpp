@@ -19,7 +19,7 @@ namespace ioq {
 class DirBuffer;
 
 enum class Op : unsigned char {
-    open_dir,  // openat(dirfd, path, O_DIRECTORY...) then fill buffer
+    open_dir,  // openat(dirfd, path, O_DIRECTORY...) then fill buffer, if any
     read_dir,  // fill buffer with the next entries of fd
     stat,      // statx(dirfd, path, flags, mask) into *statx_out
     close,     // close(fd)

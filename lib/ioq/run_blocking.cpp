@@ -17,7 +17,9 @@ void run_blocking(Request& request) {
             request.result = -errno;
             return;
         }
-        request.buffer->fill(fd);
+        if (request.buffer) {
+            request.buffer->fill(fd);
+        }
         request.result = fd;
         return;
     }

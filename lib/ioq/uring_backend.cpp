@@ -131,7 +131,7 @@ private:
             auto* request = static_cast<Request*>(io_uring_cqe_get_data(cqe));
             request->result = cqe->res;
             io_uring_cqe_seen(&ring, cqe);
-            if (request->op == Op::open_dir && request->result >= 0) {
+            if (request->op == Op::open_dir && request->result >= 0 && request->buffer) {
                 request->buffer->fill(request->result);
             }
             done.push_back(request);

@@ -7,7 +7,9 @@
 // caller (standard streams, -fprint files, -exec pipes, the rings).
 //
 // Counting: acquire() when an open is submitted, release() when its
-// descriptor is closed (or the open failed).
+// descriptor is closed (or the open failed).  When an open still fails with
+// EMFILE (the caller holds more than the reserve), lower_limit() takes the
+// count held then as the real limit.
 #pragma once
 
 #include <cstddef>
@@ -21,6 +23,11 @@ public:
     bool available() const { return held_ < limit_; }
     void acquire() { ++held_; }
     void release() { --held_; }
+    void lower_limit() {
+        if (held_ > 1) {
+            limit_ = held_ - 1;
+        }
+    }
     std::size_t held() const { return held_; }
     std::size_t limit() const { return limit_; }
 

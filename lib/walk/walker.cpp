@@ -4,6 +4,8 @@
 #include <sys/sysmacros.h>
 
 #include <cerrno>
+#include <climits>
+#include <cstring>
 #include <utility>
 
 namespace ioq::walk {
@@ -343,8 +345,10 @@ Walker::Enter Walker::enter_next_directory() {
         return Enter::queue_empty;
     }
     DirNode* node = dirs_.peek(0);
-    submit_read_ahead(node);
-    wait_for(node);
+    do {
+        submit_read_ahead(node);
+        wait_for(node);
+    } while (node->state == DirNode::State::queued);  // put back after EMFILE
     dirs_.pop();
     --in_flight_;
     if (node->error) {
@@ -394,8 +398,21 @@ void Walker::finish_current() {
 
 void Walker::submit_read_ahead(DirNode* must_include) {
     if (must_include->state == DirNode::State::queued) {
-        while (!fds_.available() && idle_head_) {
-            evict_one_fd();
+        // Free a descriptor: close an idle one, or wait for closes queued.
+        while (!fds_.available()) {
+            if (idle_head_) {
+                evict_one_fd();
+            } else if (queue_.outstanding() > 0 || !to_submit_.empty()) {
+                flush_submissions();
+                reap(true);
+            } else {
+                break;  // the open reports EMFILE itself
+            }
+        }
+        // Queued closes may have used the queue's room: make some.
+        while (queue_.room() <= to_submit_.size()) {
+            flush_submissions();
+            reap(true);
         }
         submit_open(must_include);
     }
@@ -446,7 +463,61 @@ void Walker::submit_open(DirNode* node) {
     node->state = DirNode::State::opening;
     ++in_flight_;
     fds_.acquire();
+    if (std::strlen(request.path) >= PATH_MAX) {
+        open_long_path(node);
+        return;
+    }
     to_submit_.push_back(&request);
+}
+
+void Walker::open_long_path(DirNode* node) {
+    // No descriptor is open close enough to the directory for openat to
+    // take the rest of the path in one go (the kernel refuses paths of
+    // PATH_MAX bytes or more).  Walk there in steps that fit, each relative
+    // to the last, on this thread: it only happens when descriptors ran
+    // short for paths this long.
+    Request& request = node->request;
+    int base_fd = request.fd;
+    std::string_view rest(request.path);
+    std::string step;
+    int temporary = -1;
+    auto close_temporary = [&] {
+        if (temporary >= 0) {
+            Request close;
+            close.op = Op::close;
+            close.fd = temporary;
+            IoQueue::run_now(close);
+            temporary = -1;
+        }
+    };
+    while (rest.size() >= PATH_MAX) {
+        std::size_t cut = rest.substr(0, PATH_MAX - 1).rfind('/');
+        if (cut == std::string_view::npos || cut == 0) {
+            break;  // one component too long: openat reports ENAMETOOLONG
+        }
+        step.assign(rest.substr(0, cut));
+        Request hop;
+        hop.op = Op::open_dir;
+        hop.fd = base_fd;
+        hop.path = step.c_str();
+        hop.flags = request.flags;
+        IoQueue::run_now(hop);  // no buffer: only the descriptor is wanted
+        close_temporary();
+        if (hop.result < 0) {
+            request.result = hop.result;
+            complete(&request);
+            return;
+        }
+        temporary = base_fd = hop.result;
+        rest.remove_prefix(cut + 1);
+        // One more descriptor than the budget counted, for a moment: the
+        // reserve above the budget covers it.
+    }
+    request.fd = base_fd;
+    request.path = rest.data();
+    IoQueue::run_now(request);
+    close_temporary();
+    complete(&request);
 }
 
 void Walker::flush_submissions() {
@@ -475,6 +546,11 @@ void Walker::reap(bool wait) {
 
 void Walker::complete(Request* request) {
     if (request->op == Op::close) {
+        if (request->result == -ECANCELED) {
+            IoQueue::run_now(*request);  // a stop cancels work, never a close
+        }
+        fds_.release();
+        --closes_in_flight_;
         free_closes_.push_back(request);
         return;
     }
@@ -485,6 +561,23 @@ void Walker::complete(Request* request) {
     }
     // An open: its directory is ready (or failed), and the descriptors it
     // was relative to may not be needed any more.
+    if ((request->result == -EMFILE || request->result == -ENFILE) && !stopped_ &&
+        (idle_head_ || closes_in_flight_ > 0)) {
+        // The budget was too generous (the caller holds more descriptors
+        // than the reserve allowed for): shrink it and try again once some
+        // of the walk's own descriptors are closed.
+        fds_.lower_limit();
+        node->state = DirNode::State::queued;
+        --in_flight_;
+        fds_.release();
+        pool_.give_buffer(node->buffer);
+        node->buffer = nullptr;
+        if (DirNode* base = std::exchange(node->base, nullptr)) {
+            --base->pins;
+            release_fd_if_unused(base);
+        }
+        return;
+    }
     node->state = DirNode::State::ready;
     if (request->result >= 0) {
         node->fd = request->result;
@@ -545,7 +638,8 @@ void Walker::free_if_unused(DirNode* node) {
 }
 
 void Walker::close_fd(int fd) {
-    fds_.release();
+    // The budget gets the descriptor back when the close is done, not when
+    // it is queued: until then it is still open.
     Request* request;
     if (free_closes_.empty()) {
         all_closes_.push_back(std::make_unique<Request>());
@@ -558,9 +652,11 @@ void Walker::close_fd(int fd) {
     request->op = Op::close;
     request->fd = fd;
     if (queue_.room() > to_submit_.size() && !stopped_) {
+        ++closes_in_flight_;
         to_submit_.push_back(request);
     } else {
         IoQueue::run_now(*request);
+        fds_.release();
         free_closes_.push_back(request);
     }
 }

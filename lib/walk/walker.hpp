@@ -99,6 +99,7 @@ private:
     void descend_into_last_entry();
     void submit_read_ahead(DirNode* must_include);
     void submit_open(DirNode* node);
+    void open_long_path(DirNode* node);
     void flush_submissions();
     void wait_for(DirNode* node);
     void reap(bool wait);
@@ -152,6 +153,7 @@ private:
     bool descend_pending_ = false;
 
     std::size_t in_flight_ = 0;  // opens submitted or ready, not yet popped
+    std::size_t closes_in_flight_ = 0;
     std::vector<Request*> to_submit_;
     std::vector<Request*> free_closes_;
     std::vector<std::unique_ptr<Request>> all_closes_;

@@ -1,0 +1,877 @@
+// Unit tests of the I/O queue layer (lib/ioq): IoQueue over each backend,
+// BatchQueue, DirBuffer and DirentCursor.
+//
+// The oracle for every completion is the system call itself, made directly
+// by the test: lstat for statx results, the test's own knowledge of the names
+// it created for directory contents, openat for error numbers.
+//
+// Each IoQueue scenario runs under every backend, forced through
+// QueueOptions: inline, threads with 1 and 3 workers, io_uring with 2 (skipped
+// only where the kernel refuses io_uring).  Requests live on the heap: a
+// failed assertion leaves the test by longjmp, and a worker or the kernel may
+// still write into a request it holds.
+#include "ioq/batch_queue.hpp"
+#include "ioq/dir_buffer.hpp"
+#include "ioq/io_queue.hpp"
+#include "ioq/uring_probe.hpp"
+#include "temp_tree.hpp"
+
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+using ioq::BackendChoice;
+using ioq::BackendKind;
+using ioq::DirBuffer;
+using ioq::DirentCursor;
+using ioq::IoQueue;
+using ioq::Op;
+using ioq::QueueOptions;
+using ioq::RawDirent;
+using ioq::Request;
+
+namespace {
+
+// --------------------------------------------------------------------------
+// Backends
+// --------------------------------------------------------------------------
+
+struct BackendCase {
+    const char* label;
+    BackendChoice choice;
+    unsigned workers;
+    BackendKind expected;
+};
+
+constexpr BackendCase inline_case{"inline", BackendChoice::inline_calls, 1,
+                                  BackendKind::inline_calls};
+constexpr BackendCase threads_1_case{"threads x1", BackendChoice::threads, 1, BackendKind::threads};
+constexpr BackendCase threads_3_case{"threads x3", BackendChoice::threads, 3, BackendKind::threads};
+constexpr BackendCase uring_2_case{"io_uring x2", BackendChoice::uring, 2, BackendKind::uring};
+
+void skip_unless_usable(const BackendCase& backend) {
+    if (backend.expected == BackendKind::uring && !ioq::probe_uring().usable) {
+        cr_skip_test("io_uring is not usable here: %s (errno %d)", ioq::probe_uring().reason,
+                     ioq::probe_uring().setup_error);
+    }
+}
+
+QueueOptions options_for(const BackendCase& backend, std::size_t capacity) {
+    QueueOptions options;
+    options.backend = backend.choice;
+    options.workers = backend.workers;
+    options.capacity = capacity;
+    return options;
+}
+
+// Defines the scenario `name` once per backend.
+#define QUEUE_TEST(name)                                                          \
+    static void name(const BackendCase& backend);                                 \
+    Test(io_queue_inline, name) { name(inline_case); }                            \
+    Test(io_queue_threads_1, name) { name(threads_1_case); }                      \
+    Test(io_queue_threads_3, name) { name(threads_3_case); }                      \
+    Test(io_queue_uring_2, name) {                                                \
+        skip_unless_usable(uring_2_case);                                         \
+        name(uring_2_case);                                                       \
+    }                                                                             \
+    static void name(const BackendCase& backend)
+
+// --------------------------------------------------------------------------
+// Helpers
+// --------------------------------------------------------------------------
+
+// The names a DirBuffer holds, in order.
+std::vector<std::string> names_in(const DirBuffer& buffer) {
+    std::vector<std::string> names;
+    DirentCursor cursor(buffer);
+    RawDirent dirent;
+    while (cursor.next(dirent)) {
+        names.emplace_back(dirent.name);
+    }
+    return names;
+}
+
+std::set<std::string> as_set(const std::vector<std::string>& names) {
+    return {names.begin(), names.end()};
+}
+
+// Describes how a statx result differs from lstat/stat of the same file;
+// empty when it agrees on every basic field.
+std::string statx_mismatch(const struct statx& got, const struct stat& want) {
+    std::string diff;
+    auto check = [&](const char* field, unsigned long long a, unsigned long long b) {
+        if (a != b) {
+            diff += std::string(field) + ": statx " + std::to_string(a) + " lstat " +
+                    std::to_string(b) + "; ";
+        }
+    };
+    check("mask has BASIC_STATS", (got.stx_mask & STATX_BASIC_STATS) == STATX_BASIC_STATS, 1);
+    check("mode", got.stx_mode, want.st_mode);
+    check("ino", got.stx_ino, want.st_ino);
+    check("nlink", got.stx_nlink, want.st_nlink);
+    check("uid", got.stx_uid, want.st_uid);
+    check("gid", got.stx_gid, want.st_gid);
+    check("size", got.stx_size, static_cast<unsigned long long>(want.st_size));
+    check("dev", makedev(got.stx_dev_major, got.stx_dev_minor), want.st_dev);
+    check("mtime.sec", static_cast<unsigned long long>(got.stx_mtime.tv_sec),
+          static_cast<unsigned long long>(want.st_mtim.tv_sec));
+    check("mtime.nsec", got.stx_mtime.tv_nsec, static_cast<unsigned long long>(want.st_mtim.tv_nsec));
+    return diff;
+}
+
+// One request the test submitted, and what it expects back.
+struct Expected {
+    Request request;
+    std::string path;                 // what request.path points into
+    std::unique_ptr<DirBuffer> buffer;
+    struct statx statx_buf {};
+    int want_result = 0;              // 0: success (an fd >= 0 for open_dir)
+    std::set<std::string> want_names; // open_dir
+    bool follow = false;              // stat: compare with stat() instead of lstat()
+    std::string oracle_path;          // stat: the absolute path for lstat/stat
+    int returned = 0;                 // times reap() handed it back
+};
+
+// Submits every request in `order` in batches of varying size, never beyond
+// the queue's capacity, and reaps until nothing is outstanding.  Counts how
+// many times each comes back (through its cookie, an index into items).
+void run_all(IoQueue& queue, std::vector<std::unique_ptr<Expected>>& items,
+             const std::vector<std::size_t>& order, unsigned seed) {
+    std::mt19937 random(seed);
+    std::vector<Request*> reaped(queue.capacity());
+    auto reap_some = [&](bool wait) {
+        std::size_t n = queue.reap(reaped, wait);
+        for (std::size_t i = 0; i < n; ++i) {
+            auto index = reinterpret_cast<std::uintptr_t>(reaped[i]->cookie);
+            cr_assert(index < items.size(), "reap() returned a request the test never made");
+            cr_assert(reaped[i] == &items[index]->request,
+                      "reap() returned a pointer that is not the submitted request");
+            ++items[index]->returned;
+        }
+        return n;
+    };
+
+    std::vector<Request*> batch;
+    std::size_t next = 0;
+    // The first batch has two requests at least, so that a pool backend starts.
+    std::size_t batch_size = 2;
+    while (next < order.size()) {
+        batch_size = std::min(batch_size, order.size() - next);
+        while (queue.room() < batch_size) {
+            cr_assert(queue.outstanding() > 0, "no room but nothing outstanding");
+            reap_some(true);
+        }
+        batch.clear();
+        for (std::size_t i = 0; i < batch_size; ++i) {
+            batch.push_back(&items[order[next++]]->request);
+        }
+        queue.submit(batch);
+        reap_some(false);
+        batch_size = 1 + random() % 24;
+    }
+    while (queue.outstanding() > 0) {
+        cr_assert(reap_some(true) > 0 || queue.outstanding() == 0,
+                  "reap(wait) returned nothing with %zu outstanding", queue.outstanding());
+    }
+    // Nothing more may come back once outstanding() is 0.
+    cr_assert_eq(reap_some(false), 0u, "reap() returned requests after outstanding() was 0");
+}
+
+std::unique_ptr<Expected> make_open(const std::string& path, int base_fd, int want) {
+    auto item = std::make_unique<Expected>();
+    item->path = path;
+    item->buffer = std::make_unique<DirBuffer>(4096);
+    item->want_result = want;
+    item->request.op = Op::open_dir;
+    item->request.fd = base_fd;
+    item->request.buffer = item->buffer.get();
+    return item;
+}
+
+std::unique_ptr<Expected> make_stat(const std::string& path, int base_fd,
+                                    const std::string& oracle_path, bool follow, int want) {
+    auto item = std::make_unique<Expected>();
+    item->path = path;
+    item->oracle_path = oracle_path;
+    item->follow = follow;
+    item->want_result = want;
+    item->request.op = Op::stat;
+    item->request.fd = base_fd;
+    item->request.flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
+    item->request.statx_mask = STATX_BASIC_STATS;
+    return item;
+}
+
+// Sets path pointers and cookies once the items no longer move.
+void finalize(std::vector<std::unique_ptr<Expected>>& items) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        Expected& item = *items[i];
+        if (item.request.op == Op::open_dir || item.request.op == Op::stat) {
+            item.request.path = item.path.c_str();
+        }
+        if (item.request.op == Op::stat) {
+            item.request.statx_out = &item.statx_buf;
+        }
+        item.request.cookie = reinterpret_cast<void*>(static_cast<std::uintptr_t>(i));
+    }
+}
+
+std::vector<std::size_t> shuffled_indices(std::size_t count, unsigned seed) {
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937(seed));
+    return order;
+}
+
+} // namespace
+
+// --------------------------------------------------------------------------
+// IoQueue over each backend
+// --------------------------------------------------------------------------
+
+constexpr int directory_count = 150;
+
+QUEUE_TEST(every_request_returns_once_with_its_result) {
+    std::size_t fds_before = test::count_open_fds();
+    {
+        test::TempTree tree;
+        std::map<std::string, std::set<std::string>> contents;  // dir name -> entries
+        std::vector<std::string> files;                         // relative paths
+        char name[32];
+        for (int i = 0; i < directory_count; ++i) {
+            std::snprintf(name, sizeof name, "dir%03d", i);
+            std::string dir = name;
+            tree.directory(dir);
+            contents[dir];
+            for (int j = 0; j < i % 5; ++j) {
+                // Appended, not "n" + to_string(j): GCC 12 at -O3 warns
+                // falsely (-Wrestrict) about the operator+ form.
+                std::string file = "n";
+                file += std::to_string(j);
+                tree.file(dir + "/" + file, std::string(static_cast<std::size_t>(j), 'x'));
+                contents[dir].insert(file);
+                files.push_back(dir + "/" + file);
+            }
+            if (i % 10 == 0) {
+                tree.directory(dir + "/sub");
+                contents[dir].insert("sub");
+            }
+        }
+        tree.build("plain link->plain dangling->nowhere");
+        int base = ::open(tree.root().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        cr_assert(base >= 0);
+
+        std::vector<std::unique_ptr<Expected>> items;
+        for (const auto& [dir, names] : contents) {
+            // Half the opens are absolute, half relative to a base descriptor.
+            bool relative = items.size() % 2 == 0;
+            items.push_back(relative ? make_open(dir, base, 0)
+                                     : make_open(tree.path(dir), AT_FDCWD, 0));
+            items.back()->want_names = names;
+            items.back()->oracle_path = tree.path(dir);
+            items.push_back(make_stat(dir, base, tree.path(dir), false, 0));
+        }
+        for (const std::string& file : files) {
+            items.push_back(make_stat(tree.path(file), AT_FDCWD, tree.path(file), false, 0));
+        }
+        items.push_back(make_stat("link", base, tree.path("link"), false, 0));
+        items.push_back(make_stat("link", base, tree.path("link"), true, 0));
+        items.push_back(make_stat("dangling", base, tree.path("dangling"), false, 0));
+        items.push_back(make_stat("dangling", base, "", true, -ENOENT));
+        items.push_back(make_stat("missing", base, "", false, -ENOENT));
+        items.push_back(make_stat(tree.path("missing"), AT_FDCWD, "", false, -ENOENT));
+        items.push_back(make_open("missing", base, -ENOENT));
+        items.push_back(make_open(tree.path("missing"), AT_FDCWD, -ENOENT));
+        items.push_back(make_open("plain", base, -ENOTDIR));
+        items.push_back(make_open(tree.path("plain"), AT_FDCWD, -ENOTDIR));
+        items.push_back(make_open("dir000/sub/missing", base, -ENOENT));
+        items.push_back(make_open("plain/below", base, -ENOTDIR));
+        finalize(items);
+
+        QueueOptions options = options_for(backend, 64);
+        auto queue = std::make_unique<IoQueue>(options);
+        cr_assert_eq(static_cast<int>(queue->backend()), static_cast<int>(backend.expected),
+                     "%s: queue chose backend %s", backend.label, ioq::backend_name(queue->backend()));
+        run_all(*queue, items, shuffled_indices(items.size(), 7), 11);
+        cr_expect_eq(queue->workers_started(), backend.expected != BackendKind::inline_calls,
+                     "%s: workers_started() is %d", backend.label, queue->workers_started());
+
+        std::size_t checked = 0;
+        for (const auto& item : items) {
+            const Request& request = item->request;
+            cr_assert_eq(item->returned, 1, "%s: %s %s came back %d times", backend.label,
+                         request.op == Op::open_dir ? "open_dir" : "stat", item->path.c_str(),
+                         item->returned);
+            if (item->want_result < 0) {
+                cr_expect_eq(request.result, item->want_result, "%s: %s gave %d, want %d",
+                             backend.label, item->path.c_str(), request.result, item->want_result);
+                ++checked;
+                continue;
+            }
+            if (request.op == Op::open_dir) {
+                cr_assert(request.result >= 0, "%s: open_dir %s failed: %s", backend.label,
+                          item->path.c_str(), std::strerror(-request.result));
+                cr_expect_eq(item->buffer->error(), 0, "%s: reading %s failed: %s",
+                             backend.label, item->path.c_str(), std::strerror(item->buffer->error()));
+                cr_expect(item->buffer->at_end(), "%s: %s: small directory not read to its end",
+                          backend.label, item->path.c_str());
+                std::vector<std::string> names = names_in(*item->buffer);
+                cr_expect_eq(names.size(), item->want_names.size(),
+                             "%s: %s: %zu names, want %zu (a name twice, or . and ..?)",
+                             backend.label, item->path.c_str(), names.size(),
+                             item->want_names.size());
+                cr_expect(as_set(names) == item->want_names, "%s: %s: wrong names",
+                          backend.label, item->path.c_str());
+                struct stat by_fd, by_path;
+                cr_assert_eq(::fstat(request.result, &by_fd), 0);
+                cr_assert_eq(::stat(item->oracle_path.c_str(), &by_path), 0);
+                cr_expect(by_fd.st_ino == by_path.st_ino,
+                          "%s: the fd for %s is another directory", backend.label,
+                          item->path.c_str());
+                int flags = ::fcntl(request.result, F_GETFD);
+                cr_expect(flags >= 0 && (flags & FD_CLOEXEC), "%s: %s opened without O_CLOEXEC",
+                          backend.label, item->path.c_str());
+            } else {
+                cr_assert_eq(request.result, 0, "%s: stat %s failed: %s", backend.label,
+                             item->path.c_str(), std::strerror(-request.result));
+                struct stat want;
+                int ret = item->follow ? ::stat(item->oracle_path.c_str(), &want)
+                                       : ::lstat(item->oracle_path.c_str(), &want);
+                cr_assert_eq(ret, 0);
+                std::string diff = statx_mismatch(item->statx_buf, want);
+                cr_expect(diff.empty(), "%s: statx of %s (%s) differs: %s", backend.label,
+                          item->path.c_str(), item->follow ? "follow" : "nofollow", diff.c_str());
+            }
+            ++checked;
+        }
+        cr_expect_eq(checked, items.size());
+
+        // Close every descriptor through the queue: each close returns 0.
+        std::vector<std::unique_ptr<Expected>> closes;
+        for (const auto& item : items) {
+            if (item->request.op == Op::open_dir && item->request.result >= 0) {
+                auto close = std::make_unique<Expected>();
+                close->request.op = Op::close;
+                close->request.fd = item->request.result;
+                close->path = "close of " + item->path;
+                closes.push_back(std::move(close));
+            }
+        }
+        cr_assert_eq(closes.size(), contents.size());
+        finalize(closes);
+        run_all(*queue, closes, shuffled_indices(closes.size(), 3), 5);
+        for (const auto& close : closes) {
+            cr_expect_eq(close->returned, 1, "%s: %s came back %d times", backend.label,
+                         close->path.c_str(), close->returned);
+            cr_expect_eq(close->request.result, 0, "%s: %s gave %d", backend.label,
+                         close->path.c_str(), close->request.result);
+        }
+        queue.reset();
+        ::close(base);
+    }
+    cr_expect_eq(test::count_open_fds(), fds_before, "%s: descriptors leaked", backend.label);
+}
+
+QUEUE_TEST(read_dir_continues_a_directory_larger_than_its_buffer) {
+    test::TempTree tree;
+    std::vector<std::string> created = tree.many_files("big", 600, "entry_with_a_longer_name_");
+    auto queue = std::make_unique<IoQueue>(options_for(backend, 8));
+
+    // Two directories at once, so that the pool (if any) starts.
+    std::vector<std::unique_ptr<Expected>> items;
+    items.push_back(make_open(tree.path("big"), AT_FDCWD, 0));
+    items.push_back(make_open(tree.path("big"), AT_FDCWD, 0));
+    finalize(items);
+    run_all(*queue, items, {0, 1}, 1);
+
+    for (const auto& item : items) {
+        int fd = item->request.result;
+        cr_assert(fd >= 0, "%s: open_dir failed: %s", backend.label, std::strerror(-fd));
+        std::vector<std::string> names = names_in(*item->buffer);
+        cr_assert(!item->buffer->at_end(), "%s: 600 entries fit a 4 KiB buffer?", backend.label);
+        int reads = 0;
+        while (!item->buffer->at_end()) {
+            cr_assert(reads < 1000, "%s: read_dir never reaches the end", backend.label);
+            std::vector<std::unique_ptr<Expected>> more;
+            more.push_back(std::make_unique<Expected>());
+            more.back()->request.op = Op::read_dir;
+            more.back()->request.fd = fd;
+            more.back()->request.buffer = item->buffer.get();
+            finalize(more);
+            run_all(*queue, more, {0}, 1);
+            cr_assert_eq(more.back()->request.result, 0, "%s: read_dir gave %d", backend.label,
+                         more.back()->request.result);
+            std::vector<std::string> batch = names_in(*item->buffer);
+            names.insert(names.end(), batch.begin(), batch.end());
+            ++reads;
+        }
+        cr_expect(reads > 1, "%s: expected several reads, got %d", backend.label, reads);
+        cr_expect_eq(names.size(), created.size(), "%s: %zu names read, %zu created",
+                     backend.label, names.size(), created.size());
+        cr_expect(as_set(names) == as_set(created), "%s: names differ", backend.label);
+        ::close(fd);
+    }
+}
+
+QUEUE_TEST(cancel_pending_returns_every_request_cancelled_or_done) {
+    std::size_t fds_before = test::count_open_fds();
+    {
+        test::TempTree tree;
+        // Opening a directory of 400 entries reads them all: slow enough
+        // that a worker cannot empty a queue of 256 before cancel.
+        std::vector<std::string> created = tree.many_files("big", 400);
+        constexpr std::size_t requests = 256;
+        auto queue = std::make_unique<IoQueue>(options_for(backend, requests));
+        std::size_t cancelled_total = 0;
+        // A pool backend must cancel something in one of three rounds; one
+        // round could lose the race on a loaded machine.
+        for (int round = 0; round < 3; ++round) {
+            std::vector<std::unique_ptr<Expected>> items;
+            for (std::size_t i = 0; i < requests; ++i) {
+                items.push_back(make_open(tree.path("big"), AT_FDCWD, 0));
+                items.back()->buffer = std::make_unique<DirBuffer>();
+                items.back()->request.buffer = items.back()->buffer.get();
+            }
+            finalize(items);
+            std::vector<Request*> all;
+            for (const auto& item : items) {
+                all.push_back(&item->request);
+            }
+            // All at once, then cancel at once.
+            queue->submit(std::span<Request* const>(all.data(), 64));
+            queue->submit(std::span<Request* const>(all.data() + 64, requests - 64));
+            queue->cancel_pending();
+            std::vector<Request*> reaped(requests);
+            while (queue->outstanding() > 0) {
+                std::size_t n = queue->reap(reaped, true);
+                for (std::size_t i = 0; i < n; ++i) {
+                    ++items[reinterpret_cast<std::uintptr_t>(reaped[i]->cookie)]->returned;
+                }
+            }
+            std::size_t cancelled = 0, done = 0;
+            for (const auto& item : items) {
+                cr_assert_eq(item->returned, 1, "%s: a request came back %d times",
+                             backend.label, item->returned);
+                int result = item->request.result;
+                if (result == -ECANCELED) {
+                    ++cancelled;
+                } else {
+                    cr_assert(result >= 0, "%s: open gave %d", backend.label, result);
+                    cr_expect(!names_in(*item->buffer).empty(), "%s: a completed open read nothing",
+                              backend.label);
+                    ++done;
+                    ::close(result);
+                }
+            }
+            cr_assert_eq(cancelled + done, requests);
+            cr_log_info("%s: round %d: %zu cancelled, %zu done", backend.label, round, cancelled,
+                        done);
+            cancelled_total += cancelled;
+            if (backend.expected == BackendKind::inline_calls) {
+                cr_expect_eq(cancelled, 0u, "inline runs everything at submit: nothing to cancel");
+                break;
+            }
+            if (cancelled > 0) {
+                break;
+            }
+        }
+        if (backend.expected != BackendKind::inline_calls) {
+            cr_expect(cancelled_total > 0, "%s: cancel_pending() cancelled nothing in 3 rounds",
+                      backend.label);
+        }
+
+        // The queue still works after a cancel.
+        std::vector<std::unique_ptr<Expected>> after;
+        after.push_back(make_open(tree.path("big"), AT_FDCWD, 0));
+        after.push_back(make_stat(tree.path("big"), AT_FDCWD, tree.path("big"), false, 0));
+        finalize(after);
+        run_all(*queue, after, {0, 1}, 2);
+        cr_expect(after[0]->request.result >= 0, "%s: open after cancel gave %d", backend.label,
+                  after[0]->request.result);
+        cr_expect_eq(after[1]->request.result, 0, "%s: stat after cancel gave %d",
+                     backend.label, after[1]->request.result);
+        if (after[0]->request.result >= 0) {
+            ::close(after[0]->request.result);
+        }
+        queue.reset();
+    }
+    cr_expect_eq(test::count_open_fds(), fds_before, "%s: descriptors leaked", backend.label);
+}
+
+QUEUE_TEST(single_requests_run_inline_until_a_batch_arrives) {
+    test::TempTree tree;
+    tree.build("a/ b/");
+    auto queue = std::make_unique<IoQueue>(options_for(backend, 16));
+    std::vector<std::unique_ptr<Expected>> items;
+    items.push_back(make_stat(tree.path("a"), AT_FDCWD, tree.path("a"), false, 0));
+    items.push_back(make_stat(tree.path("b"), AT_FDCWD, tree.path("b"), false, 0));
+    items.push_back(make_stat(tree.path("a"), AT_FDCWD, tree.path("a"), false, 0));
+    finalize(items);
+
+    Request* one = &items[0]->request;
+    queue->submit(std::span<Request* const>(&one, 1));
+    cr_expect(!queue->workers_started(), "%s: a single request started the workers",
+              backend.label);
+    std::vector<Request*> reaped(16);
+    cr_expect_eq(queue->reap(reaped, false), 1u, "%s: an inline request is done at submit",
+                 backend.label);
+    cr_expect_eq(queue->outstanding(), 0u);
+
+    Request* two[] = {&items[1]->request, &items[2]->request};
+    queue->submit(two);
+    cr_expect_eq(queue->workers_started(), backend.expected != BackendKind::inline_calls,
+                 "%s: a batch of two: workers_started() is %d", backend.label,
+                 queue->workers_started());
+    std::size_t got = 0;
+    while (queue->outstanding() > 0) {
+        got += queue->reap(reaped, true);
+    }
+    cr_expect_eq(got, 2u);
+    cr_expect_eq(items[1]->request.result, 0);
+    cr_expect_eq(items[2]->request.result, 0);
+}
+
+// --------------------------------------------------------------------------
+// Backend choice
+// --------------------------------------------------------------------------
+
+Test(io_queue, backend_names_parse_and_unknown_means_automatic) {
+    cr_expect(ioq::parse_backend_choice("uring") == BackendChoice::uring);
+    cr_expect(ioq::parse_backend_choice("io_uring") == BackendChoice::uring);
+    cr_expect(ioq::parse_backend_choice("threads") == BackendChoice::threads);
+    cr_expect(ioq::parse_backend_choice("inline") == BackendChoice::inline_calls);
+    cr_expect(ioq::parse_backend_choice(nullptr) == BackendChoice::automatic);
+    cr_expect(ioq::parse_backend_choice("") == BackendChoice::automatic);
+    cr_expect(ioq::parse_backend_choice("Threads") == BackendChoice::automatic);
+    cr_expect_str_eq(ioq::backend_name(BackendKind::uring), "io_uring");
+    cr_expect_str_eq(ioq::backend_name(BackendKind::threads), "threads");
+    cr_expect_str_eq(ioq::backend_name(BackendKind::inline_calls), "inline");
+}
+
+Test(io_queue, environment_picks_backend_only_when_options_do_not) {
+    QueueOptions options;
+    options.workers = 2;
+    ::setenv("IOQ_BACKEND", "inline", 1);
+    cr_expect(IoQueue(options).backend() == BackendKind::inline_calls);
+    ::setenv("IOQ_BACKEND", "threads", 1);
+    cr_expect(IoQueue(options).backend() == BackendKind::threads);
+    options.backend = BackendChoice::inline_calls;
+    cr_expect(IoQueue(options).backend() == BackendKind::inline_calls,
+              "a backend in the options wins over IOQ_BACKEND");
+    options.backend = BackendChoice::threads;
+    options.workers = 0;
+    cr_expect(IoQueue(options).backend() == BackendKind::inline_calls,
+              "no workers means inline whatever the choice");
+    ::setenv("IOQ_BACKEND", "uring", 1);
+    options.backend = BackendChoice::automatic;
+    options.workers = 1;
+    BackendKind want = ioq::probe_uring().usable ? BackendKind::uring : BackendKind::threads;
+    cr_expect(IoQueue(options).backend() == want);
+    ::unsetenv("IOQ_BACKEND");
+}
+
+// --------------------------------------------------------------------------
+// BatchQueue
+// --------------------------------------------------------------------------
+
+Test(batch_queue, keeps_fifo_order_across_batches_and_wraparound) {
+    ioq::BatchQueue<int> queue(7);
+    int next_in = 0, next_out = 0;
+    std::mt19937 random(1);
+    std::vector<int> items, out(7);
+    // Sizes that do not divide the capacity make the ring wrap at every offset.
+    for (int step = 0; step < 500; ++step) {
+        std::size_t pushed = random() % 5;
+        items.clear();
+        for (std::size_t i = 0; i < pushed; ++i) {
+            items.push_back(next_in + static_cast<int>(i));
+        }
+        if (queue.push(std::span<const int>(items))) {
+            next_in += static_cast<int>(pushed);
+        }
+        std::size_t want = random() % 6;
+        std::size_t got = queue.pop(std::span<int>(out.data(), want), false);
+        cr_assert(got <= want);
+        for (std::size_t i = 0; i < got; ++i) {
+            cr_assert_eq(out[i], next_out, "step %d: popped %d, want %d", step, out[i], next_out);
+            ++next_out;
+        }
+    }
+    std::size_t got;
+    while ((got = queue.pop(out, false)) > 0) {
+        for (std::size_t i = 0; i < got; ++i) {
+            cr_assert_eq(out[i], next_out++);
+        }
+    }
+    cr_expect_eq(next_out, next_in, "items lost: %d pushed, %d popped", next_in, next_out);
+    cr_expect(next_in > 500, "the test pushed too little to mean anything");
+}
+
+Test(batch_queue, refuses_a_push_that_does_not_fit_and_keeps_contents) {
+    ioq::BatchQueue<int> queue(4);
+    cr_expect_eq(queue.capacity(), 4u);
+    const int three[] = {1, 2, 3};
+    const int two[] = {4, 5};
+    const int five[] = {6, 7, 8, 9, 10};
+    cr_expect(queue.push(std::span<const int>()), "an empty push always succeeds");
+    cr_assert(queue.push(three));
+    cr_expect(!queue.push(two), "3 + 2 items do not fit in 4");
+    int out[8];
+    cr_assert_eq(queue.pop(out, false), 3u, "a refused push must append nothing");
+    cr_expect(out[0] == 1 && out[1] == 2 && out[2] == 3);
+    cr_expect(!queue.push(five), "5 items never fit in 4");
+    cr_expect_eq(queue.pop(out, false), 0u);
+    cr_expect(queue.push(std::span<const int>(five, 4)), "exactly the capacity fits");
+    cr_expect_eq(queue.pop(out, false), 4u);
+    queue.close();
+    cr_expect(!queue.push(two), "a closed queue refuses pushes");
+    cr_expect_eq(queue.pop(out, true), 0u, "pop on a closed empty queue returns 0 at once");
+}
+
+Test(batch_queue, close_drains_what_is_left_then_returns_zero) {
+    ioq::BatchQueue<int> queue(8);
+    const int items[] = {1, 2, 3};
+    cr_assert(queue.push(items));
+    queue.close();
+    int out[2];
+    cr_expect_eq(queue.pop(out, true), 2u);
+    cr_expect_eq(queue.pop(out, true), 1u);
+    cr_expect_eq(out[0], 3);
+    cr_expect_eq(queue.pop(out, true), 0u);
+}
+
+Test(batch_queue, pop_wait_wakes_on_close) {
+    ioq::BatchQueue<int> queue(8);
+    constexpr int sleepers = 3;
+    std::atomic<int> returned{0};
+    std::atomic<std::size_t> items_seen{0};
+    std::vector<std::thread> threads;
+    for (int i = 0; i < sleepers; ++i) {
+        threads.emplace_back([&] {
+            int out[4];
+            items_seen += queue.pop(out, true);
+            ++returned;
+        });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cr_expect_eq(returned.load(), 0, "pop(wait) returned from an empty open queue");
+    auto start = std::chrono::steady_clock::now();
+    queue.close();
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    auto took = std::chrono::steady_clock::now() - start;
+    cr_expect_eq(returned.load(), sleepers);
+    cr_expect_eq(items_seen.load(), 0u);
+    cr_expect(took < std::chrono::seconds(2), "close took %lld ms to wake the sleepers",
+              static_cast<long long>(
+                  std::chrono::duration_cast<std::chrono::milliseconds>(took).count()));
+}
+
+Test(batch_queue, pop_wait_wakes_on_push) {
+    ioq::BatchQueue<int> queue(8);
+    std::atomic<int> got{-1};
+    std::thread consumer([&] {
+        int out[4];
+        std::size_t n = queue.pop(out, true);
+        got = n == 1 ? out[0] : -2;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const int item[] = {42};
+    cr_assert(queue.push(item));
+    consumer.join();
+    cr_expect_eq(got.load(), 42);
+}
+
+Test(batch_queue, producers_and_consumers_move_every_item_exactly_once) {
+    // Small capacity and small pops keep producers bouncing off a full queue
+    // and consumers off an empty one.
+    ioq::BatchQueue<std::uint32_t> queue(16);
+    constexpr std::uint32_t producers = 2, consumers = 3, per_producer = 20000;
+    std::vector<std::vector<std::uint32_t>> received(consumers);
+    std::vector<std::thread> consumer_threads;
+    for (std::uint32_t c = 0; c < consumers; ++c) {
+        consumer_threads.emplace_back([&, c] {
+            std::uint32_t out[5];
+            while (std::size_t n = queue.pop(std::span<std::uint32_t>(out, 1 + c * 2), true)) {
+                received[c].insert(received[c].end(), out, out + n);
+            }
+        });
+    }
+    std::vector<std::thread> producer_threads;
+    for (std::uint32_t p = 0; p < producers; ++p) {
+        producer_threads.emplace_back([&, p] {
+            std::mt19937 random(p);
+            std::uint32_t next = 0;
+            std::vector<std::uint32_t> batch;
+            while (next < per_producer) {
+                std::uint32_t size = std::min<std::uint32_t>(1 + random() % 8, per_producer - next);
+                batch.clear();
+                for (std::uint32_t i = 0; i < size; ++i) {
+                    batch.push_back(p * per_producer + next + i);
+                }
+                if (queue.push(std::span<const std::uint32_t>(batch))) {
+                    next += size;
+                } else {
+                    std::this_thread::yield();
+                }
+            }
+        });
+    }
+    for (std::thread& thread : producer_threads) {
+        thread.join();
+    }
+    queue.close();
+    for (std::thread& thread : consumer_threads) {
+        thread.join();
+    }
+    std::vector<std::uint32_t> all;
+    for (std::uint32_t c = 0; c < consumers; ++c) {
+        // Each consumer sees each producer's items in the order pushed.
+        std::vector<std::uint32_t> last(producers, 0);
+        std::vector<bool> any(producers, false);
+        for (std::uint32_t value : received[c]) {
+            std::uint32_t p = value / per_producer;
+            cr_assert(p < producers);
+            cr_assert(!any[p] || value > last[p], "consumer %u saw %u after %u", c, value, last[p]);
+            any[p] = true;
+            last[p] = value;
+        }
+        all.insert(all.end(), received[c].begin(), received[c].end());
+    }
+    cr_assert_eq(all.size(), std::size_t{producers} * per_producer, "%zu items arrived, %u sent",
+                 all.size(), producers * per_producer);
+    std::sort(all.begin(), all.end());
+    for (std::uint32_t i = 0; i < all.size(); ++i) {
+        cr_assert_eq(all[i], i, "item %u lost or duplicated", i);
+    }
+}
+
+// --------------------------------------------------------------------------
+// DirBuffer and DirentCursor
+// --------------------------------------------------------------------------
+
+namespace {
+
+// Reads a directory through repeated fill() calls; returns every name and
+// the number of fills.
+std::vector<std::string> read_all(DirBuffer& buffer, int fd, int& fills) {
+    std::vector<std::string> names;
+    fills = 0;
+    do {
+        buffer.fill(fd);
+        ++fills;
+        cr_assert_eq(buffer.error(), 0, "fill: %s", std::strerror(buffer.error()));
+        cr_assert(buffer.size() > 0 || buffer.at_end(), "fill made no progress");
+        cr_assert(fills < 100000);
+        std::vector<std::string> batch = names_in(buffer);
+        names.insert(names.end(), batch.begin(), batch.end());
+    } while (!buffer.at_end());
+    return names;
+}
+
+} // namespace
+
+Test(dir_buffer, thousands_of_entries_come_once_each_over_several_fills) {
+    test::TempTree tree;
+    std::vector<std::string> created = tree.many_files("big", 5000);
+    int fd = ::open(tree.path("big").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    cr_assert(fd >= 0);
+    for (std::size_t capacity : {DirBuffer::default_capacity, std::size_t{1024}}) {
+        cr_assert_eq(::lseek(fd, 0, SEEK_SET), 0);
+        DirBuffer buffer(capacity);
+        int fills = 0;
+        std::vector<std::string> names = read_all(buffer, fd, fills);
+        cr_expect(fills > 1, "capacity %zu: 5000 entries in one fill?", capacity);
+        cr_expect_eq(names.size(), created.size(), "capacity %zu: %zu names for %zu entries",
+                     capacity, names.size(), created.size());
+        std::set<std::string> unique = as_set(names);
+        cr_expect_eq(unique.size(), names.size(), "capacity %zu: a name came twice", capacity);
+        cr_expect(unique == as_set(created), "capacity %zu: names differ", capacity);
+        cr_expect(!unique.count(".") && !unique.count(".."), "capacity %zu: . or .. reported",
+                  capacity);
+        // A further fill at the end stays at the end, empty.
+        buffer.fill(fd);
+        cr_expect(buffer.at_end() && buffer.size() == 0);
+    }
+    ::close(fd);
+}
+
+Test(dir_buffer, cursor_reports_types_and_inodes_and_skips_dot_entries) {
+    test::TempTree tree;
+    tree.build("d/file d/sub/ d/link->file d/.hidden d/..x d/.../");
+    tree.fifo("d/pipe");
+    int fd = ::open(tree.path("d").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    cr_assert(fd >= 0);
+    DirBuffer buffer;
+    buffer.fill(fd);
+    cr_expect(buffer.at_end(), "a directory of 7 entries is read to its end in one fill");
+    std::map<std::string, RawDirent> seen;
+    DirentCursor cursor(buffer);
+    RawDirent dirent;
+    while (cursor.next(dirent)) {
+        cr_expect(!seen.count(std::string(dirent.name)), "%s twice", std::string(dirent.name).c_str());
+        seen[std::string(dirent.name)] = dirent;
+    }
+    std::set<std::string> want = {"file", "sub", "link", ".hidden", "..x", "...", "pipe"};
+    std::set<std::string> got;
+    for (const auto& [name, entry] : seen) {
+        got.insert(name);
+        struct stat st;
+        cr_assert_eq(::lstat(tree.path("d/" + name).c_str(), &st), 0);
+        cr_expect_eq(entry.inode, st.st_ino, "%s: inode", name.c_str());
+        unsigned char type = entry.type;
+        if (type != DT_UNKNOWN) {
+            cr_expect_eq(DTTOIF(type), st.st_mode & S_IFMT, "%s: d_type %d", name.c_str(), type);
+        }
+        cr_expect_eq(entry.name.data()[entry.name.size()], '\0',
+                     "%s: name not NUL-terminated", name.c_str());
+    }
+    cr_expect(got == want, "the cursor must skip exactly . and ..");
+    ::close(fd);
+}
+
+Test(dir_buffer, empty_directory_and_read_errors) {
+    test::TempTree tree;
+    tree.build("empty/ plain");
+    int fd = ::open(tree.path("empty").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    cr_assert(fd >= 0);
+    DirBuffer buffer;
+    buffer.fill(fd);
+    cr_expect(buffer.at_end());
+    cr_expect_eq(buffer.error(), 0);
+    cr_expect(names_in(buffer).empty(), "an empty directory has no entries but . and ..");
+    ::close(fd);
+
+    int file = ::open(tree.path("plain").c_str(), O_RDONLY | O_CLOEXEC);
+    cr_assert(file >= 0);
+    buffer.fill(file);
+    cr_expect_eq(buffer.error(), ENOTDIR, "fill on a regular file: %d", buffer.error());
+    ::close(file);
+    buffer.fill(file);  // closed now
+    cr_expect_eq(buffer.error(), EBADF, "fill on a closed descriptor: %d", buffer.error());
+
+    DirentCursor nothing;
+    RawDirent dirent;
+    cr_expect(!nothing.next(dirent), "a default cursor has no entries");
+}
