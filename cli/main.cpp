@@ -22,13 +22,15 @@ void print_stats(const ioq::Walk& walk) {
     ioq_walk_stats stats = walk.stats();
     std::fprintf(stderr,
                  "ufind: stats: backend=%s workers_started=%d entries=%llu directories=%llu "
-                 "errors=%llu statx=%llu waits=%llu\n",
+                 "errors=%llu statx=%llu waits=%llu ran_here=%llu sleeps=%llu\n",
                  ioq_backend_name(stats.backend), stats.workers_started,
                  static_cast<unsigned long long>(stats.entries),
                  static_cast<unsigned long long>(stats.directories),
                  static_cast<unsigned long long>(stats.errors),
                  static_cast<unsigned long long>(stats.stats),
-                 static_cast<unsigned long long>(stats.waits));
+                 static_cast<unsigned long long>(stats.waits),
+                 static_cast<unsigned long long>(stats.ran_here),
+                 static_cast<unsigned long long>(stats.sleeps));
 }
 
 void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {

@@ -130,7 +130,9 @@ struct ioq_walk_stats {
     uint64_t directories;  /* opened and read */
     uint64_t errors;       /* error entries returned */
     uint64_t stats;        /* statx calls made */
-    uint64_t waits;        /* times the caller had to wait for the workers */
+    uint64_t waits;        /* times the next directory was not ready when needed */
+    uint64_t ran_here;     /* requests the caller's thread carried out while waiting */
+    uint64_t sleeps;       /* times the caller's thread slept waiting for a worker */
     enum ioq_backend backend;  /* what carried out the requests */
     int workers_started;   /* whether any worker thread ran */
 };

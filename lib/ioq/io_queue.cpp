@@ -79,7 +79,9 @@ std::size_t IoQueue::reap(std::span<Request*> out, bool wait) {
         if (from_pool == 0 && taken == 0 && wait) {
             // Nothing finished: do one queued request here rather than sleep.
             from_pool = pool_->run_pending_here(out.first(1));
+            ran_here_ += from_pool;
             if (from_pool == 0) {
+                ++sleeps_;
                 from_pool = pool_->reap(out, true);
             }
         }

@@ -63,6 +63,11 @@ public:
     BackendKind backend() const { return planned_; }
     bool workers_started() const { return pool_ != nullptr; }
 
+    // How the caller's waits went: requests it ran itself instead of
+    // waiting, and times it really slept.
+    std::size_t ran_here() const { return ran_here_; }
+    std::size_t sleeps() const { return sleeps_; }
+
 private:
     void start_pool();
 
@@ -72,6 +77,8 @@ private:
     std::unique_ptr<Backend> pool_;
     std::size_t outstanding_ = 0;
     std::size_t outstanding_in_pool_ = 0;
+    std::size_t ran_here_ = 0;
+    std::size_t sleeps_ = 0;
 };
 
 // Parses an IOQ_BACKEND value; automatic for anything unknown.

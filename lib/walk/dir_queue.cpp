@@ -11,15 +11,10 @@ void DirQueue::commit() {
     staged_.clear();
 }
 
-DirNode* DirQueue::pop() {
-    DirNode* node;
-    if (strategy_ == Strategy::bfs) {
-        node = queue_.front();
-        queue_.pop_front();
-    } else {
-        node = queue_.back();
-        queue_.pop_back();
-    }
+DirNode* DirQueue::take(std::size_t i) {
+    std::size_t index = strategy_ == Strategy::bfs ? i : queue_.size() - 1 - i;
+    DirNode* node = queue_[index];
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
     return node;
 }
 

@@ -37,7 +37,9 @@ public:
     DirNode* peek(std::size_t i) const {
         return strategy_ == Strategy::bfs ? queue_[i] : queue_[queue_.size() - 1 - i];
     }
-    DirNode* pop();
+    DirNode* pop() { return take(0); }
+    // Removes and returns peek(i).
+    DirNode* take(std::size_t i);
 
     // Hands every node back (staged ones too), for a walk that stops early.
     template <class Fn>

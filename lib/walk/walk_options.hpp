@@ -29,6 +29,10 @@ struct WalkOptions {
     // Report a directory after its contents (find's -depth) instead of before.
     bool post_order = false;
     Symlinks symlinks = Symlinks::physical;
+    // BFS reads any ready directory of the head's depth rather than waiting
+    // for the head itself; strict_order makes it wait, so that the order of
+    // directories does not depend on the workers' timing.
+    bool strict_order = false;
     // Do not descend into directories on another filesystem than their root's
     // (find's -xdev); they are still reported.
     bool same_device = false;

@@ -344,12 +344,7 @@ Walker::Enter Walker::enter_next_directory() {
     if (dirs_.empty()) {
         return Enter::queue_empty;
     }
-    DirNode* node = dirs_.peek(0);
-    do {
-        submit_read_ahead(node);
-        wait_for(node);
-    } while (node->state == DirNode::State::queued);  // put back after EMFILE
-    dirs_.pop();
+    DirNode* node = take_next_directory();
     --in_flight_;
     if (node->error) {
         // Seen by every round whose bound is deeper; reported by the first.
@@ -370,6 +365,41 @@ Walker::Enter Walker::enter_next_directory() {
     base_len_ = path_.size();
     cursor_ = DirentCursor(*node->buffer);
     return Enter::entered;
+}
+
+DirNode* Walker::take_next_directory() {
+    bool any_of_depth = options_.strategy == Strategy::bfs && !options_.strict_order;
+    bool waited = false;
+    for (;;) {
+        DirNode* head = dirs_.peek(0);
+        submit_read_ahead(head);
+        flush_submissions();
+        reap(false);
+        if (head->state == DirNode::State::ready) {
+            return dirs_.take(0);
+        }
+        if (any_of_depth) {
+            // Any ready directory as deep as the head keeps breadth-first's
+            // order by depth, and the walk need not wait for one slow open.
+            std::size_t window = std::min(dirs_.size(), options_.read_ahead);
+            for (std::size_t i = 1; i < window; ++i) {
+                DirNode* candidate = dirs_.peek(i);
+                if (candidate->depth != head->depth) {
+                    break;
+                }
+                if (candidate->state == DirNode::State::ready) {
+                    return dirs_.take(i);
+                }
+            }
+        }
+        if (!waited) {
+            waited = true;
+            ++stats_.waits;
+        }
+        if (head->state != DirNode::State::queued) {  // queued again after EMFILE
+            reap(true);
+        }
+    }
 }
 
 bool Walker::read_more() {
@@ -530,8 +560,10 @@ void Walker::flush_submissions() {
 void Walker::wait_for(DirNode* node) {
     flush_submissions();
     reap(false);
-    while (node->state == DirNode::State::opening || node->state == DirNode::State::reading) {
+    if (node->state == DirNode::State::opening || node->state == DirNode::State::reading) {
         ++stats_.waits;
+    }
+    while (node->state == DirNode::State::opening || node->state == DirNode::State::reading) {
         reap(true);
     }
 }
@@ -746,6 +778,8 @@ WalkStats Walker::stats() const {
     WalkStats stats = stats_;
     stats.backend = queue_.backend();
     stats.workers_started = queue_.workers_started();
+    stats.ran_here = queue_.ran_here();
+    stats.sleeps = queue_.sleeps();
     return stats;
 }
 

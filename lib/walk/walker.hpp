@@ -52,7 +52,9 @@ struct WalkStats {
     std::uint64_t directories = 0;   // opened successfully
     std::uint64_t errors = 0;        // error entries reported
     std::uint64_t stats = 0;         // statx calls made
-    std::uint64_t waits = 0;         // times the caller's thread had to block
+    std::uint64_t waits = 0;         // times the walk needed a directory not yet ready
+    std::uint64_t ran_here = 0;      // requests the caller's thread ran while waiting
+    std::uint64_t sleeps = 0;        // times the caller's thread slept
     BackendKind backend = BackendKind::inline_calls;
     bool workers_started = false;
 };
@@ -92,6 +94,7 @@ private:
     int cached_stat(unsigned mask, bool follow, struct statx& out);
     int raw_stat(unsigned mask, bool follow, struct statx& out);
     Enter enter_next_directory();
+    DirNode* take_next_directory();
     void end_of_walk();
     void idle_append(DirNode* node);
     bool read_more();
