@@ -56,6 +56,7 @@ int run(const ufind::Command& command) {
     options.post_order = command.post_order;
     options.symlinks = command.symlinks;
     options.same_device = command.same_device;
+    options.sort_names = command.sort_names;
     // -jN counts every thread, the walk loop's included, as bfs does.
     if (command.threads >= 0) {
         options.workers = command.threads > 1 ? command.threads - 1 : 0;

@@ -104,6 +104,9 @@ private:
                 ++pos_;
             } else if (arg.starts_with("-S") || arg.starts_with("-j")) {
                 parse_ufind_option();
+            } else if (arg == "-s") {
+                command_.sort_names = true;
+                ++pos_;
             } else if (arg == "--") {
                 ++pos_;
                 return;

@@ -1,6 +1,6 @@
 // Parsing a find command line.
 //
-//   ufind [-H|-L|-P] [-D flags] [-Olevel] [-S bfs|dfs|ids|eds] [-jN] [path...] [expression]
+//   ufind [-H|-L|-P] [-D flags] [-Olevel] [-S bfs|dfs|ids|eds] [-jN] [-s] [path...] [expression]
 //
 // The grammar is GNU find's, loosest binding first:
 //
@@ -35,6 +35,7 @@ struct Command {
     bool post_order = false;   // -depth: directories after their contents
     ioq_symlinks symlinks = IOQ_SYMLINKS_PHYSICAL;  // -P, -H, -L, -follow
     bool same_device = false;  // -xdev, -mount
+    bool sort_names = false;   // -s: sorted, deterministic output
     bool ignore_readdir_race = false;  // files vanishing mid-walk are not errors
     bool debug_stats = false;  // -D stats
     bool warnings = false;     // -warn/-nowarn; default: stdin is a terminal

@@ -83,6 +83,8 @@ struct ioq_walk_options {
     int post_order;  /* non-zero: a directory is returned after its contents (find -depth) */
     enum ioq_symlinks symlinks;
     int same_device; /* non-zero: do not descend into other filesystems (find -xdev) */
+    int sort_names;  /* non-zero: each directory's entries sorted by name (bytewise), and an
+                      * order that does not depend on timing */
 };
 
 /* Fills options with the defaults: no roots, BFS, automatic backend and

@@ -33,6 +33,10 @@ struct WalkOptions {
     // for the head itself; strict_order makes it wait, so that the order of
     // directories does not depend on the workers' timing.
     bool strict_order = false;
+    // Report each directory's entries sorted by name (bytewise), and read
+    // directories in strict order: the output is then the same from run to
+    // run and backend to backend.
+    bool sort_names = false;
     // Do not descend into directories on another filesystem than their root's
     // (find's -xdev); they are still reported.
     bool same_device = false;

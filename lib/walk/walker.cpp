@@ -64,7 +64,7 @@ const Entry* Walker::next() {
         }
         if (current_) {
             RawDirent dirent;
-            if (cursor_.next(dirent)) {
+            if (next_dirent(dirent)) {
                 path_.resize(base_len_);
                 path_.append(dirent.name);
                 entry_.path = path_;
@@ -364,11 +364,27 @@ Walker::Enter Walker::enter_next_directory() {
     }
     base_len_ = path_.size();
     cursor_ = DirentCursor(*node->buffer);
+    if (options_.sort_names) {
+        load_sorted();
+    }
     return Enter::entered;
 }
 
+void Walker::load_sorted() {
+    sorted_.clear();
+    for (;;) {
+        sorted_.add(*current_->buffer);
+        if (current_->buffer->error() || current_->buffer->at_end()) {
+            break;
+        }
+        read_more();
+    }
+    sorted_.sort();
+}
+
 DirNode* Walker::take_next_directory() {
-    bool any_of_depth = options_.strategy == Strategy::bfs && !options_.strict_order;
+    bool any_of_depth = options_.strategy == Strategy::bfs && !options_.strict_order &&
+                        !options_.sort_names;
     bool waited = false;
     for (;;) {
         DirNode* head = dirs_.peek(0);

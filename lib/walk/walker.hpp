@@ -35,6 +35,7 @@
 #include "dir_queue.hpp"
 #include "entry.hpp"
 #include "fd_budget.hpp"
+#include "sorted_dirents.hpp"
 #include "walk_options.hpp"
 
 #include <sys/stat.h>
@@ -98,6 +99,10 @@ private:
     void end_of_walk();
     void idle_append(DirNode* node);
     bool read_more();
+    bool next_dirent(RawDirent& out) {
+        return options_.sort_names ? sorted_.next(out) : cursor_.next(out);
+    }
+    void load_sorted();
     void finish_current();
     void descend_into_last_entry();
     void submit_read_ahead(DirNode* must_include);
@@ -147,6 +152,7 @@ private:
     CachedStat cache_[2];  // [0] without following links, [1] following
     DirNode* current_ = nullptr;
     DirentCursor cursor_;
+    SortedDirents sorted_;  // used instead of cursor_ with sort_names
     bool stopped_ = false;
 
     // The entry handed out last, and the path buffer it points into.
