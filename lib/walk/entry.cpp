@@ -1,22 +1,8 @@
 #include "entry.hpp"
 
-#include <dirent.h>
 #include <sys/stat.h>
 
 namespace ioq::walk {
-
-EntryType type_from_dirent(unsigned char d_type) {
-    switch (d_type) {
-    case DT_REG: return EntryType::regular;
-    case DT_DIR: return EntryType::directory;
-    case DT_LNK: return EntryType::symlink;
-    case DT_BLK: return EntryType::block_device;
-    case DT_CHR: return EntryType::char_device;
-    case DT_FIFO: return EntryType::fifo;
-    case DT_SOCK: return EntryType::socket;
-    default: return EntryType::unknown;
-    }
-}
 
 EntryType type_from_mode(mode_t mode) {
     switch (mode & S_IFMT) {

@@ -16,7 +16,17 @@ enum class EntryType : unsigned char {
     unknown, regular, directory, symlink, block_device, char_device, fifo, socket,
 };
 
-EntryType type_from_dirent(unsigned char d_type);
+// DT_* values are the S_IF* type bits shifted right by 12; decoding them is
+// on the path of every entry, so it is a table lookup here.
+inline EntryType type_from_dirent(unsigned char d_type) {
+    constexpr EntryType table[16] = {
+        EntryType::unknown,      EntryType::fifo,     EntryType::char_device, EntryType::unknown,
+        EntryType::directory,    EntryType::unknown,  EntryType::block_device, EntryType::unknown,
+        EntryType::regular,      EntryType::unknown,  EntryType::symlink,      EntryType::unknown,
+        EntryType::socket,       EntryType::unknown,  EntryType::unknown,      EntryType::unknown,
+    };
+    return table[d_type & 15];
+}
 EntryType type_from_mode(mode_t mode);
 
 struct Entry {

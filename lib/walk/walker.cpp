@@ -382,6 +382,13 @@ void Walker::load_sorted() {
     sorted_.sort();
 }
 
+DirNode* Walker::take_directory(std::size_t i) {
+    if (i < submitted_prefix_) {
+        --submitted_prefix_;
+    }
+    return dirs_.take(i);
+}
+
 DirNode* Walker::take_next_directory() {
     bool any_of_depth = options_.strategy == Strategy::bfs && !options_.strict_order &&
                         !options_.sort_names;
@@ -392,7 +399,7 @@ DirNode* Walker::take_next_directory() {
         flush_submissions();
         reap(false);
         if (head->state == DirNode::State::ready) {
-            return dirs_.take(0);
+            return take_directory(0);
         }
         if (any_of_depth) {
             // Any ready directory as deep as the head keeps breadth-first's
@@ -404,7 +411,7 @@ DirNode* Walker::take_next_directory() {
                     break;
                 }
                 if (candidate->state == DirNode::State::ready) {
-                    return dirs_.take(i);
+                    return take_directory(i);
                 }
             }
         }
@@ -462,10 +469,22 @@ void Walker::submit_read_ahead(DirNode* must_include) {
         }
         submit_open(must_include);
     }
+    // Breadth-first submits in queue order, so its submitted directories
+    // are a prefix of the queue and the scan can start after it instead of
+    // walking the whole window for every directory (1,600 instructions per
+    // directory on linux-6.1 before).
+    bool bfs = options_.strategy == Strategy::bfs;
     std::size_t scan = std::min(dirs_.size(), options_.read_ahead);
-    for (std::size_t i = 1; i < scan && in_flight_ < options_.read_ahead; ++i) {
+    std::size_t first = bfs ? std::max<std::size_t>(1, submitted_prefix_) : 1;
+    if (bfs && submitted_prefix_ == 0 && dirs_.peek(0)->state != DirNode::State::queued) {
+        submitted_prefix_ = 1;
+    }
+    for (std::size_t i = first; i < scan && in_flight_ < options_.read_ahead; ++i) {
         DirNode* node = dirs_.peek(i);
         if (node->state != DirNode::State::queued) {
+            if (bfs && i == submitted_prefix_) {
+                ++submitted_prefix_;
+            }
             continue;
         }
         if (!fds_.available()) {
@@ -478,6 +497,9 @@ void Walker::submit_read_ahead(DirNode* must_include) {
             break;
         }
         submit_open(node);
+        if (bfs && i == submitted_prefix_) {
+            ++submitted_prefix_;
+        }
     }
     flush_submissions();
 }
@@ -616,6 +638,7 @@ void Walker::complete(Request* request) {
         // of the walk's own descriptors are closed.
         fds_.lower_limit();
         node->state = DirNode::State::queued;
+        submitted_prefix_ = 0;  // it is queued again somewhere in the prefix
         --in_flight_;
         fds_.release();
         pool_.give_buffer(node->buffer);

@@ -96,6 +96,7 @@ private:
     int raw_stat(unsigned mask, bool follow, struct statx& out);
     Enter enter_next_directory();
     DirNode* take_next_directory();
+    DirNode* take_directory(std::size_t i);
     void end_of_walk();
     void idle_append(DirNode* node);
     bool read_more();
@@ -163,6 +164,7 @@ private:
 
     std::size_t in_flight_ = 0;  // opens submitted or ready, not yet popped
     std::size_t closes_in_flight_ = 0;
+    std::size_t submitted_prefix_ = 0;  // BFS: leading queue nodes already submitted
     std::vector<Request*> to_submit_;
     std::vector<Request*> free_closes_;
     std::vector<std::unique_ptr<Request>> all_closes_;
