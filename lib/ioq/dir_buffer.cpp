@@ -31,6 +31,24 @@ void DirBuffer::clear() {
     size_ = 0;
     at_end_ = false;
     error_ = 0;
+    stat_count_ = 0;
+}
+
+void DirBuffer::stat_entries(int fd, unsigned mask, int flags) {
+    stat_count_ = 0;
+    stat_mask_ = mask;
+    DirentCursor cursor(*this);
+    RawDirent dirent;
+    while (cursor.next(dirent)) {
+        if (stat_count_ == stats_.size()) {
+            stats_.resize(stats_.size() + 64);
+            stat_results_.resize(stats_.size());
+        }
+        // The name is NUL-terminated in the record, so it can be passed as is.
+        int result = ::statx(fd, dirent.name.data(), flags, mask, &stats_[stat_count_]);
+        stat_results_[stat_count_] = result < 0 ? errno : 0;
+        ++stat_count_;
+    }
 }
 
 void DirBuffer::fill(int fd) {

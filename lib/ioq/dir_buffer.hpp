@@ -12,10 +12,13 @@
 // same trip; at_end then tells the walk no further read is needed.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 namespace ioq {
 
@@ -32,6 +35,17 @@ public:
     void fill(int fd);
     void clear();
 
+    // statx of every entry in the buffer, relative to fd, in DirentCursor
+    // order, for walks that know they need metadata of every entry: the
+    // worker that read the directory fetches it while the walk loop is busy
+    // elsewhere.  stat(i) is the i-th entry's, or nullptr if statx failed
+    // (the walk then asks again and reports that error).
+    void stat_entries(int fd, unsigned mask, int flags);
+    const struct statx* stat(std::size_t i) const {
+        return i < stat_count_ && stat_results_[i] == 0 ? &stats_[i] : nullptr;
+    }
+    unsigned stat_mask() const { return stat_count_ ? stat_mask_ : 0; }
+
     const std::byte* data() const { return bytes_.get(); }
     std::size_t size() const { return size_; }
     bool at_end() const { return at_end_; }
@@ -43,6 +57,10 @@ private:
     std::size_t size_ = 0;
     bool at_end_ = false;
     int error_ = 0;
+    std::vector<struct statx> stats_;
+    std::vector<int> stat_results_;
+    std::size_t stat_count_ = 0;
+    unsigned stat_mask_ = 0;
 };
 
 // One directory entry as the kernel reported it; name points into the buffer.

@@ -30,7 +30,9 @@ struct Request {
     int fd = AT_FDCWD;           // open_dir/stat: base directory; read_dir/close: the fd
     const char* path = nullptr;  // open_dir/stat: relative to fd, or absolute
     int flags = 0;               // open_dir: extra openat flags; stat: AT_* flags
-    unsigned statx_mask = 0;     // stat: the fields wanted (STATX_*)
+    unsigned statx_mask = 0;     // stat: the fields wanted (STATX_*); open_dir and
+                                 // read_dir: if non-zero, statx every entry read too
+    int stat_flags = 0;          // open_dir/read_dir: AT_* flags for those statx
     DirBuffer* buffer = nullptr;         // open_dir/read_dir: where entries go
     struct statx* statx_out = nullptr;   // stat: where metadata goes
     void* cookie = nullptr;      // the caller's, untouched
@@ -40,6 +42,10 @@ struct Request {
     // -ECANCELED when the queue was stopped before the request ran.
     int result = 0;
 };
+
+// Reads the next entries of an open directory into the request's buffer, and
+// their metadata if the request asks for it.
+void read_entries(Request& request, int fd);
 
 // Runs a request to completion on the calling thread with plain system calls.
 // Every backend ends up here for the calls the ring does not do (getdents64).

@@ -9,6 +9,13 @@
 
 namespace ioq {
 
+void read_entries(Request& request, int fd) {
+    request.buffer->fill(fd);
+    if (request.statx_mask) {
+        request.buffer->stat_entries(fd, request.statx_mask, request.stat_flags);
+    }
+}
+
 void run_blocking(Request& request) {
     switch (request.op) {
     case Op::open_dir: {
@@ -18,13 +25,13 @@ void run_blocking(Request& request) {
             return;
         }
         if (request.buffer) {
-            request.buffer->fill(fd);
+            read_entries(request, fd);
         }
         request.result = fd;
         return;
     }
     case Op::read_dir:
-        request.buffer->fill(request.fd);
+        read_entries(request, request.fd);
         request.result = request.buffer->error() ? -request.buffer->error() : 0;
         return;
     case Op::stat:

@@ -132,7 +132,10 @@ private:
             request->result = cqe->res;
             io_uring_cqe_seen(&ring, cqe);
             if (request->op == Op::open_dir && request->result >= 0 && request->buffer) {
-                request->buffer->fill(request->result);
+                // statx in io_uring always goes to an io-wq thread (kernel
+                // 6.x has no non-blocking path for it), so a batch of them
+                // costs more through the ring than done here directly.
+                read_entries(*request, request->result);
             }
             done.push_back(request);
             ++count;

@@ -37,6 +37,11 @@ struct WalkOptions {
     // directories in strict order: the output is then the same from run to
     // run and backend to backend.
     bool sort_names = false;
+    // STATX_* fields the workers fetch for every entry as they read each
+    // directory, for callers that will ask for them anyway (find -size on
+    // every file): the statx calls then run in parallel instead of one by
+    // one on the caller's thread.  0: metadata only when asked for.
+    unsigned eager_stat_mask = 0;
     // Do not descend into directories on another filesystem than their root's
     // (find's -xdev); they are still reported.
     bool same_device = false;

@@ -48,6 +48,20 @@ Walker::Walker(WalkOptions options)
     depth_limit_ = std::min(options_.max_depth, round_bound_);
     report_min_ = std::max(options_.min_depth, round_min_);
     need_identity_ = options_.symlinks == Symlinks::logical || options_.same_device;
+    if (options_.eager_stat_mask) {
+        // What resolve_entry() asks for comes from the same call.
+        options_.eager_stat_mask |= STATX_TYPE | STATX_INO;
+    }
+    if (options_.sort_names) {
+        // Sorting reads past the first buffer before any entry is reported,
+        // and each read would overwrite the last one's metadata.
+        options_.eager_stat_mask = 0;
+    }
+}
+
+void Walker::ask_for_entry_stats(Request& request) const {
+    request.statx_mask = options_.eager_stat_mask;
+    request.stat_flags = options_.symlinks == Symlinks::logical ? 0 : AT_SYMLINK_NOFOLLOW;
 }
 
 Walker::~Walker() { stop(); }
@@ -75,6 +89,11 @@ const Entry* Walker::next() {
                 entry_.loop_ancestor = {};
                 entry_dirfd_ = current_->fd;
                 cache_[0].valid = cache_[1].valid = false;
+                if (const struct statx* fetched = current_->buffer->stat(entry_index_++)) {
+                    bool follow = options_.symlinks == Symlinks::logical;
+                    cache_[follow ? 1 : 0] =
+                        CachedStat{true, current_->buffer->stat_mask(), *fetched};
+                }
                 bool may_descend = resolve_entry();
                 if (entry_.error) {
                     descend_pending_ = false;
@@ -364,6 +383,7 @@ Walker::Enter Walker::enter_next_directory() {
     }
     base_len_ = path_.size();
     cursor_ = DirentCursor(*node->buffer);
+    entry_index_ = 0;
     if (options_.sort_names) {
         load_sorted();
     }
@@ -431,12 +451,14 @@ bool Walker::read_more() {
     request.op = Op::read_dir;
     request.fd = current_->fd;
     request.buffer = current_->buffer;
+    ask_for_entry_stats(request);
     request.cookie = current_;
     current_->state = DirNode::State::reading;
     to_submit_.push_back(&request);
     flush_submissions();
     wait_for(current_);
     cursor_ = DirentCursor(*current_->buffer);
+    entry_index_ = 0;
     return true;
 }
 
@@ -516,6 +538,7 @@ void Walker::submit_open(DirNode* node) {
     request.op = Op::open_dir;
     request.cookie = node;
     request.buffer = node->buffer;
+    ask_for_entry_stats(request);
     if (base) {
         request.fd = base->fd;
         request.path = node->path.c_str() + base->child_prefix();

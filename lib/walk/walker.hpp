@@ -108,6 +108,7 @@ private:
     void descend_into_last_entry();
     void submit_read_ahead(DirNode* must_include);
     void submit_open(DirNode* node);
+    void ask_for_entry_stats(Request& request) const;
     void open_long_path(DirNode* node);
     void flush_submissions();
     void wait_for(DirNode* node);
@@ -153,6 +154,7 @@ private:
     CachedStat cache_[2];  // [0] without following links, [1] following
     DirNode* current_ = nullptr;
     DirentCursor cursor_;
+    std::size_t entry_index_ = 0;  // of the next entry in cursor_'s buffer
     SortedDirents sorted_;  // used instead of cursor_ with sort_names
     bool stopped_ = false;
 
