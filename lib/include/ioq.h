@@ -30,6 +30,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(__GNUC__)
+#define IOQ_API __attribute__((visibility("default")))
+#else
+#define IOQ_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -92,7 +98,7 @@ struct ioq_walk_options {
 
 /* Fills options with the defaults: no roots, BFS, automatic backend and
  * workers, no depth limits. */
-void ioq_walk_options_init(struct ioq_walk_options *options);
+IOQ_API void ioq_walk_options_init(struct ioq_walk_options *options);
 
 typedef struct ioq_walk ioq_walk;
 
@@ -114,21 +120,21 @@ struct ioq_entry {
 
 /* Creates a walk.  Returns 0 and sets *walk, or a negative errno
  * (-EINVAL for bad options, -ENOMEM). */
-int ioq_walk_open(ioq_walk **walk, const struct ioq_walk_options *options);
+IOQ_API int ioq_walk_open(ioq_walk **walk, const struct ioq_walk_options *options);
 
 /* Fills *entry with the next entry.  Returns 1, or 0 when the walk is over. */
-int ioq_walk_next(ioq_walk *walk, struct ioq_entry *entry);
+IOQ_API int ioq_walk_next(ioq_walk *walk, struct ioq_entry *entry);
 
 /* Do not descend into the directory just returned by ioq_walk_next(). */
-void ioq_walk_prune(ioq_walk *walk);
+IOQ_API void ioq_walk_prune(ioq_walk *walk);
 
 /* Metadata of the entry just returned: mask is a set of STATX_* fields; a
  * symbolic link is followed when follow is non-zero.  Returns 0 or -errno. */
-int ioq_walk_stat(ioq_walk *walk, unsigned mask, int follow, struct statx *out);
+IOQ_API int ioq_walk_stat(ioq_walk *walk, unsigned mask, int follow, struct statx *out);
 
 /* Ends the walk at once: queued work is cancelled, descriptors are closed,
  * and ioq_walk_next() returns 0 from now on. */
-void ioq_walk_stop(ioq_walk *walk);
+IOQ_API void ioq_walk_stop(ioq_walk *walk);
 
 struct ioq_walk_stats {
     uint64_t entries;      /* returned to the caller */
@@ -143,16 +149,16 @@ struct ioq_walk_stats {
 };
 
 /* Reads the walk's counters so far. */
-void ioq_walk_get_stats(const ioq_walk *walk, struct ioq_walk_stats *stats);
+IOQ_API void ioq_walk_get_stats(const ioq_walk *walk, struct ioq_walk_stats *stats);
 
 /* Stops the walk if needed and frees it. */
-void ioq_walk_close(ioq_walk *walk);
+IOQ_API void ioq_walk_close(ioq_walk *walk);
 
 /* "io_uring", "threads", "inline" or "auto". */
-const char *ioq_backend_name(enum ioq_backend backend);
+IOQ_API const char *ioq_backend_name(enum ioq_backend backend);
 
 /* The number of worker threads IOQ's automatic choice gives this process. */
-int ioq_default_workers(void);
+IOQ_API int ioq_default_workers(void);
 
 #ifdef __cplusplus
 }
