@@ -81,6 +81,7 @@ int main(int argc, char **argv) {
         options.roots = roots;
         options.root_count = 1;
         options.stat_mask = STATX_SIZE | STATX_BLOCKS | STATX_NLINK | STATX_INO;
+        options.completion_order = 1; /* a sum needs no order */
         ioq_walk *walk;
         int error = ioq_walk_open(&walk, &options);
         if (error) {

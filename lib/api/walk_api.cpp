@@ -107,6 +107,7 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
         walk_options.same_device = options->same_device != 0;
         walk_options.sort_names = options->sort_names != 0;
         walk_options.eager_stat_mask = options->stat_mask;
+        walk_options.completion_order = options->completion_order != 0;
         walk_options.min_depth = options->min_depth;
         walk_options.max_depth = options->max_depth < 0 ? INT_MAX : options->max_depth;
         walk_options.queue.backend = to_choice(options->backend);

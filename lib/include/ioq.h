@@ -91,6 +91,8 @@ struct ioq_walk_options {
     int same_device; /* non-zero: do not descend into other filesystems (find -xdev) */
     int sort_names;  /* non-zero: each directory's entries sorted by name (bytewise), and an
                       * order that does not depend on timing */
+    int completion_order; /* non-zero: directories are read in the order they become ready,
+                           * not the strategy's (for consumers that only aggregate) */
     unsigned stat_mask; /* STATX_* fields the workers fetch for every entry as they read
                          * each directory (ioq_walk_stat() then costs no call); 0 for
                          * metadata only on request */

@@ -33,6 +33,11 @@ struct WalkOptions {
     // for the head itself; strict_order makes it wait, so that the order of
     // directories does not depend on the workers' timing.
     bool strict_order = false;
+    // Read whichever directory in the read-ahead window is ready first,
+    // whatever its depth: for consumers that aggregate (disk usage, counts)
+    // and care for no order.  Pre-order still holds: a directory is read
+    // only after its entry was reported.
+    bool completion_order = false;
     // Report each directory's entries sorted by name (bytewise), and read
     // directories in strict order: the output is then the same from run to
     // run and backend to backend.

@@ -410,7 +410,8 @@ DirNode* Walker::take_directory(std::size_t i) {
 }
 
 DirNode* Walker::take_next_directory() {
-    bool any_of_depth = options_.strategy == Strategy::bfs && !options_.strict_order &&
+    bool may_skip_head = ((options_.strategy == Strategy::bfs && !options_.strict_order) ||
+                         options_.completion_order) &&
                         !options_.sort_names;
     bool waited = false;
     for (;;) {
@@ -421,13 +422,13 @@ DirNode* Walker::take_next_directory() {
         if (head->state == DirNode::State::ready) {
             return take_directory(0);
         }
-        if (any_of_depth) {
+        if (may_skip_head) {
             // Any ready directory as deep as the head keeps breadth-first's
             // order by depth, and the walk need not wait for one slow open.
             std::size_t window = std::min(dirs_.size(), options_.read_ahead);
             for (std::size_t i = 1; i < window; ++i) {
                 DirNode* candidate = dirs_.peek(i);
-                if (candidate->depth != head->depth) {
+                if (candidate->depth != head->depth && !options_.completion_order) {
                     break;
                 }
                 if (candidate->state == DirNode::State::ready) {
