@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # run.sh: time ufind against GNU find, bfs, fd and the floor walkers with hyperfine.
 #
-# Usage: bench/run.sh [--suite NAME] [--runs N] [--warmup N] [--ufind PATH]
+# Usage: bench/run.sh [--suite NAME] [--runs N] [--warmup N] [--quick] [--ufind PATH]
 #                     [--corpora DIR] [--out DIR]
-#   --suite    complete | print | early | startup | deep | cold | large | all
+#   --suite    complete | print | early | startup | deep | strategies | parallel |
+#              stat | syscalls | memory | cold | large | all
 #              (default all = every suite but cold and large)
 #   --runs     timed runs per command (default $RUNS, else 10); startup runs ten
 #              times as many because each run is about a millisecond
 #   --warmup   untimed runs first, to warm the page and dentry caches (default 2)
+#   --quick    a smoke test: 3 runs after 1 warm-up (an explicit --runs or
+#              --warmup still wins), and one run per command in memory
 #   --ufind    the binary to measure (default build/cli/ufind in this repository;
 #              any program taking find's command lines works, e.g. find itself);
 #              when it is missing its rows are left out, with a warning
@@ -15,11 +18,17 @@
 #              else /work/corpora)
 #   --out      where results go (default $UFIND_BENCH_OUT, else /tmp/ufind-bench):
 #              a directory per run with hyperfine's JSON and markdown per group,
-#              its report.md, and a copy of the latest report in OUT/latest.md
+#              the raw strace, perf, callgrind and time(1) outputs, its report.md,
+#              and a copy of the latest report in OUT/latest.md
+#
+# Environment: STAT_EXPR, the expression of the stat suite (default
+# `-size +100M -print`, split like a shell would); RUNS; COLD_RUNS (default 3);
+# MEMORY_RUNS (runs per command in memory, whose median is reported; default 3).
 #
 # The report (a markdown table per group: median, mean ± σ, min, user, system,
 # and each median divided by the reference's, bfs 2.6.1 unless said otherwise) is
-# printed on stdout; hyperfine's progress goes to stderr.
+# printed on stdout; hyperfine's progress goes to stderr. syscalls and memory time
+# nothing: their tables count system calls, instructions and peak memory.
 #
 # Commands run without a shell (hyperfine -N) so a shell's start-up, a few
 # milliseconds, is not added to walks that take tens; output is redirected to
@@ -35,6 +44,15 @@ REPO_ROOT=$(cd "$BENCH_DIR/.." && pwd -P)
 # (2, 4 and 9 levels down), so early exit is measured near, midway and far.
 EARLY_NAMES=(CodingStyle procfs-i8k accept.c)
 COLD_RUNS=${COLD_RUNS:-3}
+MEMORY_RUNS=${MEMORY_RUNS:-3}
+# Finds nothing in linux (its largest file is a few MB), but needs every entry's
+# size: a complete walk plus one stat per entry.
+STAT_EXPR=${STAT_EXPR:--size +100M -print}
+# bfs's -S orders, which ufind shares: breadth-first, depth-first, iterative
+# deepening (re-reads the top levels once per depth) and exponential deepening.
+STRATEGIES=(bfs dfs ids eds)
+# ufind's -jN is threads in all: -j1 starts none.
+PARALLEL_JOBS=(1 2 3 4)
 DROP_CACHES="sh -c 'sync; echo 3 > /proc/sys/vm/drop_caches'"
 
 die() { echo "run.sh: $*" >&2; exit 1; }
@@ -45,8 +63,9 @@ usage() {
 }
 
 suite=all
-runs=${RUNS:-10}
-warmup=2
+runs=${RUNS:-}
+warmup=
+quick=0
 ufind=$REPO_ROOT/build/cli/ufind
 corpora=${UFIND_CORPORA:-/work/corpora}
 out=${UFIND_BENCH_OUT:-/tmp/ufind-bench}
@@ -55,6 +74,7 @@ while (($#)); do
         --suite) suite=${2:?--suite needs a NAME} ; shift ;;
         --runs) runs=${2:?--runs needs N} ; shift ;;
         --warmup) warmup=${2:?--warmup needs N} ; shift ;;
+        --quick) quick=1 ;;
         --ufind) ufind=${2:?--ufind needs a PATH} ; shift ;;
         --corpora) corpora=${2:?--corpora needs a DIR} ; shift ;;
         --out) out=${2:?--out needs a DIR} ; shift ;;
@@ -63,12 +83,21 @@ while (($#)); do
     esac
     shift
 done
+if ((quick)); then
+    runs=${runs:-3}
+    warmup=${warmup:-1}
+    MEMORY_RUNS=1
+fi
+runs=${runs:-10}
+warmup=${warmup:-2}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "--runs must be a positive integer, not '$runs'"
 [[ $warmup =~ ^[0-9]+$ ]] || die "--warmup must be a non-negative integer, not '$warmup'"
+[[ $MEMORY_RUNS =~ ^[1-9][0-9]*$ ]] || die "MEMORY_RUNS must be a positive integer, not '$MEMORY_RUNS'"
 case $suite in
-    complete | print | early | startup | deep | cold | large) suites=("$suite") ;;
-    all) suites=(complete print early startup deep) ;;
-    *) die "unknown suite '$suite': complete, print, early, startup, deep, cold, large or all" ;;
+    complete | print | early | startup | deep | strategies | parallel | stat | syscalls | memory | cold | large)
+        suites=("$suite") ;;
+    all) suites=(complete print early startup deep strategies parallel stat syscalls memory) ;;
+    *) die "unknown suite '$suite': complete, print, early, startup, deep, strategies, parallel, stat, syscalls, memory, cold, large or all" ;;
 esac
 
 command -v hyperfine >/dev/null || die "hyperfine is missing: apt-get install hyperfine"
@@ -101,6 +130,53 @@ need_corpus() {
     [[ -e $corpora/.stamp-$1 ]] || die "corpus $1 is not built in $corpora: run bench/corpora.sh${2:+ $2}"
 }
 
+# corpus_entries NAME / corpus_dirs NAME: GNU find's counts, from the stamp.
+corpus_entries() {
+    local entries dirs
+    read -r entries dirs <"$corpora/.stamp-$1"
+    echo "$entries"
+}
+
+corpus_dirs() {
+    local entries dirs
+    read -r entries dirs <"$corpora/.stamp-$1"
+    echo "$dirs"
+}
+
+# check_lines WANT LABEL COMMAND...: run COMMAND once and warn, on stderr and in the
+# report, unless it exits with status 0 having printed WANT lines. A wrong count
+# means the rows measure a different walk: the timing goes on, the reader is told.
+check_lines() {
+    local want=$1 label=$2 got rc=0 problem=""
+    shift 2
+    "$@" >"$run_dir/check.out" 2>/dev/null || rc=$?
+    got=$(wc -l <"$run_dir/check.out")
+    rm -f "$run_dir/check.out"
+    if ((rc != 0)); then
+        problem="exits with status $rc"
+    elif ((got != want)); then
+        problem="prints $got lines, not $want"
+    fi
+    if [[ -n $problem ]]; then
+        say "warning: $label $problem"
+        # shellcheck disable=SC2016 # the backquotes are markdown's
+        printf '> **Warning:** `%s` %s.\n\n' "$label" "$problem" >>"$report"
+    fi
+}
+
+# ufind_takes FLAGS...: whether ufind exists and accepts FLAGS (ufind's own, such
+# as -S dfs or -j2) on the empty corpus; --ufind may name a program without them
+# (GNU find), whose rows that need them are then left out, with a warning.
+ufind_takes() {
+    ((have_ufind)) || return 1
+    local root=$corpora/empty
+    [[ -e $corpora/.stamp-empty ]] || root=$corpora/linux
+    if ! "$ufind" "$@" "$root" -false >/dev/null 2>&1; then
+        say "warning: $ufind rejects $*; its rows with $* are left out"
+        return 1
+    fi
+}
+
 # The commands of the group being assembled: parallel arrays of hyperfine names
 # (-n) and command lines (split by hyperfine like a shell would, so arguments are
 # quoted with %q).
@@ -121,21 +197,23 @@ add_tool() {
     fi
 }
 
+# add_ufind ARGS [NAME]: ufind's row, named NAME (default ufind), if ufind exists.
 add_ufind() {
     if ((have_ufind)); then
-        add ufind "$(printf '%q' "$ufind") $1"
+        add "${2:-ufind}" "$(printf '%q' "$ufind") $1"
     fi
 }
 
+# add_floor THREADS ROOTS [-s]: the floor walker, statting every entry with -s.
 add_floor() {
-    add "floor -t$1" "$(printf '%q' "$FLOOR") -t $1 $2"
+    add "floor${3:+ $3} -t$1" "$(printf '%q' "$FLOOR")${3:+ $3} -t $1 $2"
 }
 
-# run_group SLUG TITLE REFERENCE RUNS WARMUP [HYPERFINE_ARGS...]: time the group
-# assembled with add*, append its table to the report, and start a new group.
-run_group() {
-    local slug=$1 title=$2 reference=$3 group_runs=$4 group_warmup=$5
-    shift 5
+# time_group SLUG TITLE RUNS WARMUP [HYPERFINE_ARGS...]: time the group assembled
+# with add* into $run_dir/SLUG.json, and start a new group.
+time_group() {
+    local slug=$1 title=$2 group_runs=$3 group_warmup=$4
+    shift 4
     local args=(--shell=none --output=null --runs "$group_runs" --warmup "$group_warmup"
         --export-json "$run_dir/$slug.json" --export-markdown "$run_dir/$slug.md" "$@")
     local i
@@ -143,11 +221,20 @@ run_group() {
         args+=(--command-name "${names[i]}")
     done
     say "== $title"
+    ((${#names[@]})) || die "$title: nothing to time (are bfs and find installed?)"
     hyperfine "${args[@]}" "${commands[@]}" >&2
-    python3 "$BENCH_DIR/tools/report.py" --title "$title" --reference "$reference" \
-        "$run_dir/$slug.json" >>"$report"
     names=()
     commands=()
+}
+
+# run_group SLUG TITLE REFERENCE RUNS WARMUP [HYPERFINE_ARGS...]: time the group
+# and append its table to the report.
+run_group() {
+    local slug=$1 title=$2 reference=$3
+    shift 3
+    time_group "$slug" "$title" "$@"
+    python3 "$BENCH_DIR/tools/report.py" --title "$title" --reference "$reference" \
+        "$run_dir/$slug.json" >>"$report"
 }
 
 # A whole walk whose expression never matches: no output, no early exit, and no
@@ -206,7 +293,8 @@ suite_print() {
 
 # -quit after the first match: how soon a walk finds a file and how fast it stops
 # with work in flight. Order matters here: a breadth-first walker reaches the
-# shallow names sooner, a depth-first one may reach deep ones sooner.
+# shallow names sooner, a depth-first one may reach deep ones sooner, so ufind runs
+# in its default order and with -S dfs.
 suite_early() {
     local root r name found
     need_corpus linux
@@ -215,7 +303,15 @@ suite_early() {
     for name in "${EARLY_NAMES[@]}"; do
         found=$(find "$root" -name "$name" | wc -l)
         ((found == 1)) || say "warning: $name occurs $found times in linux, not once"
-        add_ufind "$r -name $name -print -quit"
+        if ((have_ufind)); then
+            check_lines 1 "ufind linux -name $name -print -quit" "$ufind" "$root" -name "$name" -print -quit
+            add_ufind "$r -name $name -print -quit"
+        fi
+        if ufind_takes -S dfs; then
+            check_lines 1 "ufind -S dfs linux -name $name -print -quit" \
+                "$ufind" -S dfs "$root" -name "$name" -print -quit
+            add_ufind "-S dfs $r -name $name -print -quit" "ufind -S dfs"
+        fi
         add_tool find find "$r -name $name -print -quit"
         add_tool bfs bfs "$r -name $name -print -quit"
         run_group "early-$name" "early: \`-name $name -print -quit\` on linux" bfs "$runs" "$warmup"
@@ -247,6 +343,331 @@ suite_deep() {
     add_tool find find "$r -false"
     add_tool bfs bfs "$r -false"
     run_group deep "deep: \`-false\` on a 2,000-level chain" bfs "$runs" "$warmup"
+}
+
+# Each of bfs's -S orders (STRATEGIES), ufind's beside bfs's on linux. The complete
+# walk shows what an order costs in itself: ids and eds re-read the upper levels
+# once per round. The three -quit searches show what it is for. One table per
+# search, its ratios against bfs with the same -S; GNU find, which has one order
+# (depth-first, as it reads), sits in the -S bfs group. Only linux: bfs -S ids
+# re-reads every level above the current depth, which on deep takes minutes.
+suite_strategies() {
+    local root r s name entries title
+    local -a jsons refs
+    local -A takes=()
+    need_corpus linux
+    root=$corpora/linux
+    r=$(printf '%q' "$root")
+    entries=$(corpus_entries linux)
+    for s in "${STRATEGIES[@]}"; do
+        if ufind_takes -S "$s"; then
+            takes[$s]=1
+            check_lines "$entries" "ufind -S $s linux" "$ufind" -S "$s" "$root"
+        fi
+    done
+    jsons=() refs=()
+    for s in "${STRATEGIES[@]}"; do
+        [[ -n ${takes[$s]:-} ]] && add_ufind "-S $s $r -false" "ufind -S $s"
+        add_tool "bfs -S $s" bfs "-S $s $r -false"
+        time_group "strategies-complete-$s" "strategies: \`-S $s\`, \`-false\` on linux" "$runs" "$warmup"
+        jsons+=("$run_dir/strategies-complete-$s.json")
+        refs+=(--reference "bfs -S $s")
+    done
+    python3 "$BENCH_DIR/tools/report.py" --title "strategies: \`-S X\`, \`-false\` on linux" \
+        "${refs[@]}" "${jsons[@]}" >>"$report"
+
+    for name in "${EARLY_NAMES[@]}"; do
+        for s in "${!takes[@]}"; do
+            check_lines 1 "ufind -S $s linux -name $name -print -quit" \
+                "$ufind" -S "$s" "$root" -name "$name" -print -quit
+        done
+        jsons=() refs=()
+        for s in "${STRATEGIES[@]}"; do
+            [[ -n ${takes[$s]:-} ]] && add_ufind "-S $s $r -name $name -print -quit" "ufind -S $s"
+            add_tool "bfs -S $s" bfs "-S $s $r -name $name -print -quit"
+            if [[ $s == bfs ]]; then
+                add_tool find find "$r -name $name -print -quit"
+            fi
+            title="strategies: \`-S $s\`, \`-name $name -print -quit\` on linux"
+            time_group "strategies-$name-$s" "$title" "$runs" "$warmup"
+            jsons+=("$run_dir/strategies-$name-$s.json")
+            refs+=(--reference "bfs -S $s")
+        done
+        python3 "$BENCH_DIR/tools/report.py" \
+            --title "strategies: \`-S X\`, \`-name $name -print -quit\` on linux" \
+            "${refs[@]}" "${jsons[@]}" >>"$report"
+    done
+}
+
+# ufind with 1 to 4 threads in all (-j1 starts none) on linux and synthetic,
+# beside the floor with as many threads. Ratios are against ufind -j1, so they read
+# as speed-ups; on the 2-core machine -j3 and -j4 can only add contention.
+suite_parallel() {
+    local c root r j entries
+    need_corpus linux
+    need_corpus synthetic
+    for c in linux synthetic; do
+        root=$corpora/$c
+        r=$(printf '%q' "$root")
+        entries=$(corpus_entries "$c")
+        for j in "${PARALLEL_JOBS[@]}"; do
+            if ufind_takes "-j$j"; then
+                check_lines "$entries" "ufind -j$j $c" "$ufind" "-j$j" "$root"
+                add_ufind "-j$j $r -false" "ufind -j$j"
+            fi
+        done
+        for j in "${PARALLEL_JOBS[@]}"; do
+            add_floor "$j" "$r"
+        done
+        run_group "parallel-$c" "parallel: \`-jN -false\` on $c" "ufind -j1" "$runs" "$warmup"
+    done
+}
+
+# An expression that needs every entry's metadata (STAT_EXPR, by default a -size
+# that matches nothing in linux): the complete walk plus a stat per entry, beside
+# the floor with -s (a statx per entry). ufind's row is left out, with a warning,
+# while it does not know a predicate of STAT_EXPR: a probe on the empty corpus
+# (which only parses, in effect) finds out.
+suite_stat() {
+    local root r expr probe_root rc=0 want why
+    local -a stat_args
+    need_corpus linux
+    root=$corpora/linux
+    r=$(printf '%q' "$root")
+    eval "stat_args=($STAT_EXPR)" || die "STAT_EXPR does not split into words: $STAT_EXPR"
+    ((${#stat_args[@]})) || die "STAT_EXPR is empty"
+    expr=$(printf ' %q' "${stat_args[@]}")
+    probe_root=$corpora/empty
+    [[ -e $corpora/.stamp-empty ]] || probe_root=$root
+    find "$probe_root" "${stat_args[@]}" >/dev/null ||
+        die "GNU find rejects STAT_EXPR=$STAT_EXPR"
+    if ((have_ufind)); then
+        "$ufind" "$probe_root" "${stat_args[@]}" >/dev/null 2>"$run_dir/stat-probe.err" || rc=$?
+        why=$(head -n1 "$run_dir/stat-probe.err")
+        if ((rc == 1)) && grep -q 'unknown predicate' "$run_dir/stat-probe.err"; then
+            say "warning: ufind does not support \`$STAT_EXPR\` yet ($why); its row is left out"
+            # shellcheck disable=SC2016 # the backquotes are markdown's
+            printf '> **Warning:** ufind does not support `%s` yet (`` %s ``): its row is left out.\n\n' \
+                "$STAT_EXPR" "$why" >>"$report"
+        elif ((rc != 0)); then
+            say "warning: ufind fails with status $rc on \`$STAT_EXPR\` ($why); its row is left out"
+            # shellcheck disable=SC2016 # the backquotes are markdown's
+            printf '> **Warning:** ufind fails with status %d on `%s` (`` %s ``): its row is left out.\n\n' \
+                "$rc" "$STAT_EXPR" "$why" >>"$report"
+        else
+            want=$(find "$root" "${stat_args[@]}" | wc -l)
+            check_lines "$want" "ufind linux $STAT_EXPR" "$ufind" "$root" "${stat_args[@]}"
+            add_ufind "$r$expr"
+        fi
+    fi
+    add_tool find find "$r$expr"
+    add_tool bfs bfs "$r$expr"
+    add_floor 1 "$r" -s
+    add_floor 2 "$r" -s
+    run_group stat-linux "stat: \`$STAT_EXPR\` on linux" bfs "$runs" "$warmup"
+}
+
+# walk_argv NAME ROOT: the words, one per line, of a complete walk of ROOT that
+# prints nothing by the tool NAME, as the syscalls and memory tables name it.
+walk_argv() {
+    case $1 in
+        ufind) printf '%s\n' "$ufind" "$2" -false ;;
+        "ufind -j1") printf '%s\n' "$ufind" -j1 "$2" -false ;;
+        bfs | find) printf '%s\n' "$1" "$2" -false ;;
+        fdfind) printf '%s\n' fdfind -u '^$' "$2" ;;
+        "floor -t"*) printf '%s\n' "$FLOOR" -t "${1#floor -t}" "$2" ;;
+        *) die "walk_argv: unknown tool $1" ;;
+    esac
+}
+
+# account LABEL COMMAND...: one run under `strace -f -c`, itself under perf
+# counting the requests submitted to io_uring when perf can (one run, so a ring
+# walker's direct calls and ring requests add up), as a row of the syscalls
+# table. VAR=value before `account` reaches COMMAND's environment.
+account() {
+    local label=$1 base ring=- rc=0
+    local -a wrap=()
+    shift
+    base=$run_dir/syscalls-$((${#account_rows[@]} / 4))
+    say "== strace: $label"
+    if ((have_ring_perf)); then
+        wrap=(perf record -q -o "$base.perf" -e io_uring:io_uring_submit_req --)
+    fi
+    "${wrap[@]}" strace -f -c -o "$base.strace" -- "$@" >/dev/null 2>"$base.stderr" || rc=$?
+    ((rc == 0)) || say "warning: $label exits with status $rc under strace (see $base.stderr)"
+    if ((have_ring_perf)); then
+        perf script -i "$base.perf" >"$base.ring" 2>>"$base.stderr" && ring=$base.ring
+        rm -f "$base.perf"
+    fi
+    account_rows+=(--row "$label" "$base.strace" "$ring")
+}
+
+# instructions OUT COMMAND...: print the user-space instructions of one run of
+# COMMAND under callgrind, whose profile goes to OUT; nothing if it fails.
+instructions() {
+    local out=$1
+    shift
+    valgrind --tool=callgrind --callgrind-out-file="$out" -- "$@" >/dev/null 2>"$out.stderr" ||
+        say "warning: $* exits with an error under valgrind (see $out.stderr)"
+    awk '/^(summary|totals):/ { print $2; exit }' "$out" 2>/dev/null || true
+}
+
+# Not timed: the system calls of one complete walk of linux per tool, per
+# directory (strace -f -c, with the io_uring requests strace cannot see counted by
+# perf), then, with valgrind, user-space instructions per entry (callgrind).
+suite_syscalls() {
+    local root dirs entries label slug ir_linux ir_empty
+    local -a argv cg_labels
+    if ! command -v strace >/dev/null; then
+        say "warning: strace is missing (apt-get install strace); syscalls is skipped"
+        return
+    fi
+    need_corpus linux
+    root=$corpora/linux
+    dirs=$(corpus_dirs linux)
+    entries=$(corpus_entries linux)
+
+    have_ring_perf=0
+    if command -v perf >/dev/null &&
+        perf record -q -o "$run_dir/probe.perf" -e io_uring:io_uring_submit_req -- true >/dev/null 2>&1; then
+        have_ring_perf=1
+    else
+        say "warning: perf cannot count io_uring requests; the table says n/a"
+    fi
+    rm -f "$run_dir/probe.perf"
+
+    account_rows=()
+    if ((have_ufind)); then
+        account ufind "$ufind" "$root" -false
+        account "ufind -j1" "$ufind" -j1 "$root" -false
+        IOQ_BACKEND=threads account "ufind, IOQ_BACKEND=threads" "$ufind" "$root" -false
+        "$ufind" -D stats "$root" -false 2>"$run_dir/ufind-stats.txt" || true
+    fi
+    for label in bfs find; do
+        command -v "$label" >/dev/null && account "$label" "$label" "$root" -false
+    done
+    account "floor -t1" "$FLOOR" -t 1 "$root"
+    account "floor -t2" "$FLOOR" -t 2 "$root"
+    python3 "$BENCH_DIR/tools/syscalls.py" --title "syscalls: \`-false\` on linux, calls per directory" \
+        --dirs "$dirs" "${account_rows[@]}" >>"$report"
+    {
+        echo "One run each under $(strace -V | head -n1), counts divided by linux's $dirs"
+        echo "directories. openat and close count the calls made directly: a ring walker's"
+        echo "other opens and closes are in the last column (perf, io_uring_submit_req)."
+        if [[ -s $run_dir/ufind-stats.txt ]]; then
+            echo "ufind's own count of a walk: \`$(tail -n1 "$run_dir/ufind-stats.txt")\`."
+        fi
+        echo
+    } >>"$report"
+
+    if ! command -v valgrind >/dev/null; then
+        say "warning: valgrind is missing (apt-get install valgrind); instruction counts are skipped"
+        return
+    fi
+    need_corpus empty
+    cg_labels=()
+    ((have_ufind)) && cg_labels+=("ufind -j1")
+    for label in bfs find; do
+        command -v "$label" >/dev/null && cg_labels+=("$label")
+    done
+    cg_labels+=("floor -t1")
+    {
+        echo "### syscalls: user-space instructions of \`-false\` on linux (callgrind)"
+        echo
+        echo "| Command | Instructions, linux | Instructions, empty | Per entry | Per entry, less start-up |"
+        echo "|:---|---:|---:|---:|---:|"
+    } >>"$report"
+    for label in "${cg_labels[@]}"; do
+        say "== callgrind: $label"
+        slug=${label//[^A-Za-z0-9]/-}
+        mapfile -t argv < <(walk_argv "$label" "$root")
+        ir_linux=$(instructions "$run_dir/callgrind-$slug-linux.out" "${argv[@]}")
+        mapfile -t argv < <(walk_argv "$label" "$corpora/empty")
+        ir_empty=$(instructions "$run_dir/callgrind-$slug-empty.out" "${argv[@]}")
+        if [[ $ir_linux =~ ^[0-9]+$ && $ir_empty =~ ^[0-9]+$ ]]; then
+            # shellcheck disable=SC2016 # the backquotes are markdown's
+            python3 -c 'import sys
+l, a, b, n = sys.argv[1], *map(int, sys.argv[2:])
+print(f"| `{l}` | {a:,} | {b:,} | {a / n:.0f} | {(a - b) / n:.0f} |")' \
+                "$label" "$ir_linux" "$ir_empty" "$entries" >>"$report"
+        else
+            echo "| \`$label\` | failed | | | |" >>"$report"
+        fi
+    done
+    {
+        echo
+        echo "Instructions retired in user space only: callgrind does not see the kernel,"
+        echo "where a warm walk spends most of its time. Per entry of linux's $entries;"
+        echo "\"less start-up\" first subtracts the same command on the empty corpus."
+        echo "One run each under $(valgrind --version); ufind with -j1, as valgrind runs"
+        echo "threads one at a time."
+        echo
+    } >>"$report"
+}
+
+# rss_kib NAME ROOT: the median, over MEMORY_RUNS runs, of the maximum resident set
+# size in KiB of NAME's complete walk of ROOT, as GNU time reports it.
+rss_kib() {
+    local i out=$run_dir/time.out
+    local -a argv samples=()
+    mapfile -t argv < <(walk_argv "$1" "$2")
+    for ((i = 0; i < MEMORY_RUNS; i++)); do
+        /usr/bin/time -v -o "$out" -- "${argv[@]}" >/dev/null 2>&1 || true
+        samples+=("$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$out")")
+    done
+    printf '%s\n' "${samples[@]}" | sort -n |
+        awk 'NF { v[++n] = $1 } END { if (n) print v[int((n + 1) / 2)] }'
+}
+
+# Not timed: peak memory (maximum resident set size) of a complete walk that
+# prints nothing, per tool, on linux and, when corpora.sh --large built it, large.
+suite_memory() {
+    local c name kib
+    local -a trees tools cells
+    if [[ ! -x /usr/bin/time ]]; then
+        say "warning: /usr/bin/time is missing (apt-get install time); memory is skipped"
+        return
+    fi
+    need_corpus linux
+    trees=(linux)
+    [[ -e $corpora/.stamp-large ]] && trees+=(large)
+    tools=()
+    ((have_ufind)) && tools+=(ufind "ufind -j1")
+    for name in bfs find fdfind; do
+        if command -v "$name" >/dev/null; then
+            tools+=("$name")
+        else
+            say "warning: $name is not installed; left out of memory"
+        fi
+    done
+    tools+=("floor -t1" "floor -t2")
+    {
+        echo "### memory: maximum resident set size [MiB]"
+        echo
+        printf '| Command |'
+        printf ' %s |' "${trees[@]}"
+        echo
+        printf '|:---|'
+        printf -- '---:|%.0s' "${trees[@]}"
+        echo
+    } >>"$report"
+    for name in "${tools[@]}"; do
+        cells=()
+        for c in "${trees[@]}"; do
+            say "== memory: $name on $c"
+            kib=$(rss_kib "$name" "$corpora/$c")
+            cells+=("$(awk -v k="$kib" 'BEGIN { if (k == "") print "failed"; else printf "%.1f", k / 1024 }')")
+        done
+        # shellcheck disable=SC2016 # the backquotes are markdown's
+        { printf '| `%s` |' "$name"; printf ' %s |' "${cells[@]}"; echo; } >>"$report"
+    done
+    {
+        echo
+        echo "The median of $MEMORY_RUNS run(s) per cell of GNU time's maximum resident set size"
+        echo "(pages of the program, its libraries and its heap that were touched), for the"
+        echo "complete walks of the complete suite: \`-false\`, fd with \`-u '^\$'\`."
+        echo
+    } >>"$report"
 }
 
 cpu_model() {
@@ -289,7 +710,8 @@ write_header() {
 - load average at start: $(cut -d' ' -f1-3 /proc/loadavg)
 - ufind: $ufind_line
 - references: $(tool_version find); $(tool_version bfs); $(tool_version fdfind)
-- $(tool_version hyperfine), ${runs} runs after ${warmup} warm-up runs (startup: $((runs * 10)); cold: ${COLD_RUNS}, no warm-up)
+- $(tool_version hyperfine), ${runs} runs after ${warmup} warm-up runs (startup: $((runs * 10)); cold: ${COLD_RUNS}, no warm-up; memory: ${MEMORY_RUNS})$( ((quick)) && echo ', --quick: a smoke test, not a measurement')
+- stat suite expression: \`$STAT_EXPR\`
 - corpora in \`$corpora\`
 $(for c in linux synthetic empty deep large; do corpus_line "$c"; done)
 
