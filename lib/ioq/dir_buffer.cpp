@@ -70,6 +70,18 @@ void DirBuffer::fill(int fd) {
     }
 }
 
+bool DirBuffer::may_hold_directories(bool links_too) const {
+    DirentCursor cursor(*this);
+    RawDirent dirent;
+    while (cursor.next(dirent)) {
+        if (dirent.type == DT_DIR || dirent.type == DT_UNKNOWN ||
+            (links_too && dirent.type == DT_LNK)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool DirentCursor::next(RawDirent& out) {
     while (next_ < end_) {
         const std::byte* record = next_;

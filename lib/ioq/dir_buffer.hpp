@@ -46,6 +46,10 @@ public:
     }
     unsigned stat_mask() const { return stat_count_ ? stat_mask_ : 0; }
 
+    // Whether some entry may be a directory to descend into: DT_DIR, a
+    // DT_UNKNOWN to be looked at, or with links_too a DT_LNK.
+    bool may_hold_directories(bool links_too) const;
+
     const std::byte* data() const { return bytes_.get(); }
     std::size_t size() const { return size_; }
     bool at_end() const { return at_end_; }

@@ -36,6 +36,13 @@ struct Request {
     DirBuffer* buffer = nullptr;         // open_dir/read_dir: where entries go
     struct statx* statx_out = nullptr;   // stat: where metadata goes
     void* cookie = nullptr;      // the caller's, untouched
+    // open_dir: close the directory right after reading it if it was read to
+    // its end and holds nothing the caller could descend into (no entry of
+    // type DT_DIR or DT_UNKNOWN, nor DT_LNK with leaf_links_count), saving
+    // the caller a close request for each of the many leaf directories.
+    bool close_leaf = false;
+    bool leaf_links_count = false;
+    bool closed = false;         // out: it was closed so; result is its old number
 
     // Out: open_dir: the new fd (its entries in *buffer, whose error() tells
     // whether reading them failed); read_dir/stat/close: 0; or -errno.

@@ -10,9 +10,15 @@
 namespace ioq {
 
 void read_entries(Request& request, int fd) {
-    request.buffer->fill(fd);
+    DirBuffer& buffer = *request.buffer;
+    buffer.fill(fd);
     if (request.statx_mask) {
-        request.buffer->stat_entries(fd, request.statx_mask, request.stat_flags);
+        buffer.stat_entries(fd, request.statx_mask, request.stat_flags);
+    }
+    if (request.close_leaf && buffer.at_end() && !buffer.error() &&
+        !buffer.may_hold_directories(request.leaf_links_count)) {
+        ::close(fd);
+        request.closed = true;
     }
 }
 
@@ -24,10 +30,10 @@ void run_blocking(Request& request) {
             request.result = -errno;
             return;
         }
+        request.result = fd;
         if (request.buffer) {
             read_entries(request, fd);
         }
-        request.result = fd;
         return;
     }
     case Op::read_dir:

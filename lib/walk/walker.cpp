@@ -87,7 +87,7 @@ const Entry* Walker::next() {
                 entry_.type = type_from_dirent(dirent.type);
                 entry_.error = 0;
                 entry_.loop_ancestor = {};
-                entry_dirfd_ = current_->fd;
+                entry_dirfd_ = current_->fd >= 0 ? current_->fd : closed_leaf;
                 cache_[0].valid = cache_[1].valid = false;
                 if (const struct statx* fetched = current_->buffer->stat(entry_index_++)) {
                     bool follow = options_.symlinks == Symlinks::logical;
@@ -417,7 +417,6 @@ DirNode* Walker::take_next_directory() {
     for (;;) {
         DirNode* head = dirs_.peek(0);
         submit_read_ahead(head);
-        flush_submissions();
         reap(false);
         if (head->state == DirNode::State::ready) {
             return take_directory(0);
@@ -441,6 +440,7 @@ DirNode* Walker::take_next_directory() {
             ++stats_.waits;
         }
         if (head->state != DirNode::State::queued) {  // queued again after EMFILE
+            flush_submissions();  // about to wait: the workers must have it all
             reap(true);
         }
     }
@@ -491,6 +491,15 @@ void Walker::submit_read_ahead(DirNode* must_include) {
             reap(true);
         }
         submit_open(must_include);
+        flush_submissions();
+    } else if (in_flight_ > options_.read_ahead / 2) {
+        // Refill only once half the window is used: every submission may wake
+        // a sleeping worker (a futex call here and a wake-up there), and a
+        // refill of one directory per directory read would pay that for each.
+        if (to_submit_.size() >= submit_batch * 2) {
+            flush_submissions();  // closes piling up
+        }
+        return;
     }
     // Breadth-first submits in queue order, so its submitted directories
     // are a prefix of the queue and the scan can start after it instead of
@@ -540,6 +549,8 @@ void Walker::submit_open(DirNode* node) {
     request.cookie = node;
     request.buffer = node->buffer;
     ask_for_entry_stats(request);
+    request.close_leaf = close_leaves_;
+    request.leaf_links_count = options_.symlinks == Symlinks::logical;
     if (base) {
         request.fd = base->fd;
         request.path = node->path.c_str() + base->child_prefix();
@@ -674,7 +685,10 @@ void Walker::complete(Request* request) {
         return;
     }
     node->state = DirNode::State::ready;
-    if (request->result >= 0) {
+    if (request->closed) {
+        node->fd = -1;  // a leaf the worker closed already
+        fds_.release();
+    } else if (request->result >= 0) {
         node->fd = request->result;
     } else {
         node->error = -request->result;
@@ -793,7 +807,35 @@ int Walker::stat(unsigned mask, bool follow, struct statx& out) {
     return cached_stat(mask, follow, out);
 }
 
+int Walker::reopen_current() {
+    // The caller wants metadata after all: stop closing leaves early, and
+    // open this one again relative to the nearest ancestor holding an fd.
+    close_leaves_ = false;
+    DirNode* base = current_->parent;
+    while (base && base->fd < 0) {
+        base = base->parent;
+    }
+    Request request;
+    request.op = Op::open_dir;
+    request.fd = base ? base->fd : AT_FDCWD;
+    request.path = base ? current_->path.c_str() + base->child_prefix() : current_->path.c_str();
+    request.flags = current_->parent && options_.symlinks != Symlinks::logical ? O_NOFOLLOW : 0;
+    IoQueue::run_now(request);
+    if (request.result >= 0) {
+        current_->fd = request.result;
+        fds_.acquire();
+    }
+    return request.result;
+}
+
 int Walker::raw_stat(unsigned mask, bool follow, struct statx& out) {
+    if (entry_dirfd_ == closed_leaf) {
+        int fd = reopen_current();
+        if (fd < 0) {
+            return fd;
+        }
+        entry_dirfd_ = fd;
+    }
     Request request;
     request.op = Op::stat;
     request.fd = entry_dirfd_;

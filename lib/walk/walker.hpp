@@ -94,6 +94,13 @@ private:
     bool resolve_entry();
     int cached_stat(unsigned mask, bool follow, struct statx& out);
     int raw_stat(unsigned mask, bool follow, struct statx& out);
+    int reopen_current();
+
+    // entry_dirfd_ of entries in a leaf directory a worker closed early.
+    static constexpr int closed_leaf = -2;
+    // Whether workers close leaf directories right after reading them; off
+    // once the caller asks for metadata the walk did not fetch eagerly.
+    bool close_leaves_ = true;
     Enter enter_next_directory();
     DirNode* take_next_directory();
     DirNode* take_directory(std::size_t i);
