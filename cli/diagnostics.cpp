@@ -36,8 +36,17 @@ void report_path_error(std::string_view path, int error) {
     write_line("ufind: '" + std::string(path) + "': " + std::strerror(error));
 }
 
+void report_note(std::string_view message) { write_line("ufind: " + std::string(message)); }
+
 void report_warning(std::string_view message) {
     write_line("ufind: warning: " + std::string(message));
+}
+
+void mark_failed() { failed = true; }
+
+void fail_usage(std::string_view message) {
+    report_error(message);
+    throw UsageError{};
 }
 
 int exit_status() { return failed ? 1 : 0; }

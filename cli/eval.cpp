@@ -9,7 +9,6 @@
 #include <cerrno>
 
 namespace ufind {
-namespace {
 
 ioq_type type_of_mode(unsigned mode) {
     switch (mode & S_IFMT) {
@@ -23,6 +22,30 @@ ioq_type type_of_mode(unsigned mode) {
     default: return IOQ_TYPE_UNKNOWN;
     }
 }
+
+const struct statx* EvalContext::stat() {
+    if (stat_error_ == 0) {
+        return &stat_buf_;
+    }
+    if (stat_error_ > 0) {
+        return nullptr;
+    }
+    bool follow = follows_links();
+    int result = walk.stat(stat_mask, follow, stat_buf_);
+    if (result == -ENOENT && follow) {
+        // A broken link under -L or -H: find describes the link itself.
+        result = walk.stat(stat_mask, false, stat_buf_);
+    }
+    if (result < 0) {
+        stat_error_ = -result;
+        report_path_error(entry->path(), stat_error_);
+        return nullptr;
+    }
+    stat_error_ = 0;
+    return &stat_buf_;
+}
+
+namespace {
 
 // -xtype: the type seen the other way round from -type.  Under -P a link's
 // target (a broken link stays a link); under -L the link itself.
@@ -86,6 +109,8 @@ bool evaluate(const Expr& expr, EvalContext& context) {
     case ExprKind::act_quit:
         context.quit = true;
         return true;
+    case ExprKind::primary:
+        return expr.object->evaluate(context);
     }
     return false;
 }

@@ -7,9 +7,12 @@
 //                └─ prune
 //
 // Operators hold their operands in left/right (not: left only); primaries
-// hold their argument in the field their kind uses.  Options such as
+// hold their argument in the field their kind uses; a Primary object when
+// they carry more than a pattern or a type mask.  Options such as
 // -maxdepth are not in the tree: the parser takes them out.
 #pragma once
+
+#include "primary.hpp"
 
 #include <memory>
 #include <string>
@@ -23,6 +26,8 @@ enum class ExprKind : unsigned char {
     test_true, test_false, test_name, test_iname, test_path, test_type, test_xtype,
     // actions
     act_print, act_print0, act_prune, act_quit,
+    // everything with state of its own: see primary.hpp
+    primary,
 };
 
 struct Expr {
@@ -33,10 +38,31 @@ struct Expr {
     std::unique_ptr<Expr> right;
     std::string pattern;    // test_name, test_iname, test_path
     unsigned type_mask = 0; // test_type, test_xtype: bit n set for ioq_type n
+    std::unique_ptr<Primary> object;  // primary
 };
+
+// Calls fn(primary) for every Primary object in the tree.
+template <typename Fn>
+void for_each_primary(const Expr& expr, Fn&& fn) {
+    if (expr.object) {
+        fn(*expr.object);
+    }
+    if (expr.left) {
+        for_each_primary(*expr.left, fn);
+    }
+    if (expr.right) {
+        for_each_primary(*expr.right, fn);
+    }
+}
 
 // Whether evaluating expr can have an effect beyond true/false, which decides
 // whether find adds an implicit -print.  -prune does not count, as in find.
 bool has_action(const Expr& expr);
+
+// Whether evaluating expr reads metadata for (nearly) every entry: then the
+// walk's workers fetch it while reading each directory, in parallel, rather
+// than the evaluator one statx at a time.  A -type test in front counts as
+// passing (it passes most entries it is used with: -type f -size +1M).
+bool reads_metadata_of_every_entry(const Expr& expr);
 
 } // namespace ufind

@@ -16,8 +16,11 @@
 #pragma once
 
 #include "expr.hpp"
+#include "output_files.hpp"
 
 #include <ioq.h>
+
+#include <time.h>
 
 #include <memory>
 #include <string>
@@ -39,6 +42,14 @@ struct Command {
     bool ignore_readdir_race = false;  // files vanishing mid-walk are not errors
     bool debug_stats = false;  // -D stats
     bool warnings = false;     // -warn/-nowarn; default: stdin is a terminal
+    unsigned stat_mask = 0;    // STATX_* fields the expression reads, 0 if none
+    struct timespec start_time {};  // "now" for every time test and -ls
+    std::string files0_from;   // -files0-from: file of NUL-separated starting points
+    bool roots_given = false;  // starting points were on the command line
+    // Destinations of -print and friends: standard output and -fprint files.
+    std::unique_ptr<OutputFiles> outputs;
+    // --help or --version ran: the run is over, with status 0.
+    bool informational = false;
 };
 
 // Parses argv (without the program name).  Throws UsageError after reporting

@@ -138,6 +138,7 @@ int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
     entry->type = static_cast<ioq_type>(next->type);
     entry->error = next->error;
     entry->loop_ancestor = next->loop_ancestor.empty() ? nullptr : next->loop_ancestor.data();
+    entry->root = next->root;
     return 1;
 }
 

@@ -118,6 +118,7 @@ struct ioq_entry {
     /* With error ELOOP from a directory that contains itself through links:
      * the path of the ancestor it is; NULL otherwise. */
     const char *loop_ancestor;
+    size_t root;          /* index in ioq_walk_options.roots of its starting point */
 };
 
 /* Creates a walk.  Returns 0 and sets *walk, or a negative errno

@@ -29,6 +29,7 @@ public:
     ioq_type type() const { return raw_.type; }
     int error() const { return raw_.error; }
     const char* loop_ancestor() const { return raw_.loop_ancestor; }
+    std::size_t root() const { return raw_.root; }
     const ioq_entry& raw() const { return raw_; }
 
 private:

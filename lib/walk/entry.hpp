@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <cstddef>
 #include <string_view>
 
 namespace ioq::walk {
@@ -38,6 +39,7 @@ struct Entry {
     // With error ELOOP from following links into a directory that contains
     // it: the ancestor it is the same directory as.  Empty otherwise.
     std::string_view loop_ancestor;
+    std::size_t root = 0;   // index of its starting point in WalkOptions::roots
 };
 
 } // namespace ioq::walk

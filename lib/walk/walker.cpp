@@ -257,6 +257,9 @@ const Entry* Walker::report_post_visit() {
 }
 
 bool Walker::visit_next_root() {
+    // Roots are walked one after the other, so every entry until the next
+    // root's belongs to this one, post-order visits included.
+    entry_.root = next_root_;
     const std::string& root = options_.roots[next_root_++];
     path_ = root;
     root_name_ = root_base_name(root);
@@ -293,7 +296,10 @@ bool Walker::visit_next_root() {
     entry_.loop_ancestor = {};
     root_dev_ = entry_dev_ = makedev(buf.stx_dev_major, buf.stx_dev_minor);
     entry_ino_ = buf.stx_ino;
-    cache_[follow ? 1 : 0] = CachedStat{true, STATX_TYPE | STATX_INO, buf};
+    // After the fallback above this is the link's own metadata, not its
+    // target's: cache it under what was really asked.
+    bool followed = (request.flags & AT_SYMLINK_NOFOLLOW) == 0;
+    cache_[followed ? 1 : 0] = CachedStat{true, STATX_TYPE | STATX_INO, buf};
     bool is_dir = entry_.type == EntryType::directory;
     descend_pending_ = is_dir && depth_limit_ > 0;
     if (is_dir) {

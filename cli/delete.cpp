@@ -1,0 +1,41 @@
+#include "delete.hpp"
+
+#include "diagnostics.hpp"
+#include "eval.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace ufind {
+namespace {
+
+class DeleteAction final : public Primary {
+public:
+    bool evaluate(EvalContext& context) override {
+        const ioq::Entry& entry = *context.entry;
+        if (entry.name() == ".") {
+            return true;
+        }
+        int flags = entry.type() == IOQ_TYPE_DIRECTORY ? AT_REMOVEDIR : 0;
+        if (::unlinkat(AT_FDCWD, entry.c_path(), flags) == 0) {
+            return true;
+        }
+        // d_type said file but it is a directory now (or the other way).
+        if (errno == EISDIR && flags == 0 && ::unlinkat(AT_FDCWD, entry.c_path(), AT_REMOVEDIR) == 0) {
+            return true;
+        }
+        report_error("cannot delete '" + std::string(entry.path()) + "': " + std::strerror(errno));
+        return false;
+    }
+    bool is_action() const override { return true; }
+};
+
+} // namespace
+
+std::unique_ptr<Primary> parse_delete(ParseContext&) { return std::make_unique<DeleteAction>(); }
+
+} // namespace ufind

@@ -1,0 +1,24 @@
+// Glob tests on a whole path or a link's target: -ipath, -wholename,
+// -iwholename, -lname, -ilname (-name, -iname and -path are plain ExprKinds
+// in eval.cpp).
+//
+//   -iwholename '*/SRC/*' : fnmatch(pattern, entry path, FNM_CASEFOLD)
+//   -lname '*.so'         : readlink(entry path) into a reused buffer,
+//                           then fnmatch; false for anything but a link
+#pragma once
+
+#include "parse_context.hpp"
+#include "primary.hpp"
+
+#include <memory>
+
+namespace ufind {
+
+std::unique_ptr<Primary> parse_path_test(ParseContext& context);
+std::unique_ptr<Primary> parse_lname(ParseContext& context);
+
+// The target of the symbolic link at path, into buffer (grown as needed);
+// false with errno set on failure.
+bool read_link(const char* path, std::string& buffer);
+
+} // namespace ufind
