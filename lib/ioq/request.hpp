@@ -14,6 +14,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <cstdint>
+
 namespace ioq {
 
 class DirBuffer;
@@ -43,6 +45,13 @@ struct Request {
     bool close_leaf = false;
     bool leaf_links_count = false;
     bool closed = false;         // out: it was closed so; result is its old number
+    // out, when closed: the directory's identity, so that opening it again
+    // by name can tell whether it is still the same directory.
+    std::uint64_t closed_dev = 0;
+    std::uint64_t closed_ino = 0;
+    // open_dir: follow no symbolic link anywhere in path (openat2 with
+    // RESOLVE_NO_SYMLINKS, Linux 5.6), not only in its last component.
+    bool no_symlinks = false;
 
     // Out: open_dir: the new fd (its entries in *buffer, whose error() tells
     // whether reading them failed); read_dir/stat/close: 0; or -errno.

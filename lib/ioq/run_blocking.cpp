@@ -3,11 +3,26 @@
 #include "dir_buffer.hpp"
 #include "request.hpp"
 
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 
 namespace ioq {
+
+namespace {
+
+int open_without_links(const Request& request) {
+    open_how how{};
+    how.flags = static_cast<std::uint64_t>(open_dir_flags | request.flags);
+    how.resolve = RESOLVE_NO_SYMLINKS;
+    return static_cast<int>(::syscall(SYS_openat2, request.fd, request.path, &how, sizeof how));
+}
+
+} // namespace
 
 void read_entries(Request& request, int fd) {
     DirBuffer& buffer = *request.buffer;
@@ -15,8 +30,12 @@ void read_entries(Request& request, int fd) {
     if (request.statx_mask) {
         buffer.stat_entries(fd, request.statx_mask, request.stat_flags);
     }
+    struct statx identity;
     if (request.close_leaf && buffer.at_end() && !buffer.error() &&
-        !buffer.may_hold_directories(request.leaf_links_count)) {
+        !buffer.may_hold_directories(request.leaf_links_count) &&
+        ::statx(fd, "", AT_EMPTY_PATH, STATX_INO, &identity) == 0) {
+        request.closed_dev = makedev(identity.stx_dev_major, identity.stx_dev_minor);
+        request.closed_ino = identity.stx_ino;
         ::close(fd);
         request.closed = true;
     }
@@ -25,7 +44,8 @@ void read_entries(Request& request, int fd) {
 void run_blocking(Request& request) {
     switch (request.op) {
     case Op::open_dir: {
-        int fd = ::openat(request.fd, request.path, open_dir_flags | request.flags);
+        int fd = request.no_symlinks ? open_without_links(request)
+                                     : ::openat(request.fd, request.path, open_dir_flags | request.flags);
         if (fd < 0) {
             request.result = -errno;
             return;

@@ -98,8 +98,8 @@ private:
 
     // Puts the request into the ring; false for what the ring cannot do.
     static bool prepare(io_uring& ring, Request& request) {
-        if (request.op == Op::read_dir) {
-            return false;
+        if (request.op == Op::read_dir || request.no_symlinks) {
+            return false;  // getdents64 and openat2 run on the worker itself
         }
         io_uring_sqe* sqe = io_uring_get_sqe(&ring);
         if (!sqe) {

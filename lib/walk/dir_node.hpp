@@ -30,8 +30,9 @@ struct DirNode {
     int depth = 0;
     int fd = -1;
     int error = 0;  // errno of a failed open
-    std::uint64_t dev = 0;  // identity, known when loops or devices matter
-    std::uint64_t ino = 0;
+    std::uint64_t dev = 0;  // identity, known when loops or devices matter,
+    std::uint64_t ino = 0;  // or when a worker closed it as a leaf
+    bool leaf_closed = false;
     State state = State::queued;
     bool consumed = false;
     bool post_queued = false;    // waiting for its post-order visit

@@ -482,9 +482,10 @@ void Walker::submit_read_ahead(DirNode* must_include) {
     if (must_include->state == DirNode::State::queued) {
         // Free a descriptor: close an idle one, or wait for closes queued.
         while (!fds_.available()) {
-            if (idle_head_) {
-                evict_one_fd();
-            } else if (queue_.outstanding() > 0 || !to_submit_.empty()) {
+            if (evict_one_fd()) {
+                continue;
+            }
+            if (queue_.outstanding() > 0 || !to_submit_.empty()) {
                 flush_submissions();
                 reap(true);
             } else {
@@ -525,11 +526,8 @@ void Walker::submit_read_ahead(DirNode* must_include) {
             }
             continue;
         }
-        if (!fds_.available()) {
-            if (!idle_head_) {
-                break;
-            }
-            evict_one_fd();
+        if (!fds_.available() && !evict_one_fd()) {
+            break;
         }
         if (queue_.room() <= to_submit_.size() + 1) {
             break;
@@ -561,6 +559,11 @@ void Walker::submit_open(DirNode* node) {
         request.fd = base->fd;
         request.path = node->path.c_str() + base->child_prefix();
         ++base->pins;
+        // Through a further ancestor the path has several components, and
+        // O_NOFOLLOW guards only the last: forbid links on the whole way,
+        // or a directory replaced by a link since it was read would lead
+        // the walk elsewhere.
+        request.no_symlinks = base != node->parent && options_.symlinks != Symlinks::logical;
     } else {
         request.fd = AT_FDCWD;
         request.path = node->path.c_str();
@@ -610,6 +613,7 @@ void Walker::open_long_path(DirNode* node) {
         hop.fd = base_fd;
         hop.path = step.c_str();
         hop.flags = request.flags;
+        hop.no_symlinks = request.no_symlinks;
         IoQueue::run_now(hop);  // no buffer: only the descriptor is wanted
         close_temporary();
         if (hop.result < 0) {
@@ -693,6 +697,9 @@ void Walker::complete(Request* request) {
     node->state = DirNode::State::ready;
     if (request->closed) {
         node->fd = -1;  // a leaf the worker closed already
+        node->leaf_closed = true;
+        node->dev = request->closed_dev;
+        node->ino = request->closed_ino;
         fds_.release();
     } else if (request->result >= 0) {
         node->fd = request->result;
@@ -717,8 +724,14 @@ void Walker::release_fd_if_unused(DirNode* node) {
         return;
     }
     if (node->fd >= 0) {
-        if (node->pending_opens > 0 || node->pins > 0) {
-            if (!node->idle && node->pins == 0) {
+        // A starting point keeps its descriptor while anything below it is
+        // alive: every other directory then has an open ancestor to open
+        // relative to, below which no symbolic link is followed (see
+        // submit_open); a path from the current directory could not promise
+        // that, since a starting point may lie behind links of its own.
+        bool root_in_use = !node->parent && node->live_children > 0;
+        if (node->pending_opens > 0 || node->pins > 0 || root_in_use) {
+            if (!node->idle && node->pins == 0 && node->parent) {
                 idle_append(node);
             }
             return;
@@ -747,6 +760,10 @@ void Walker::free_if_unused(DirNode* node) {
         pool_.give_node(node);
         if (parent) {
             --parent->live_children;
+            if (!parent->parent && parent->fd >= 0) {
+                release_fd_if_unused(parent);  // a starting point's last child
+                return;
+            }
         }
         node = parent;
     }
@@ -794,16 +811,18 @@ void Walker::idle_remove(DirNode* node) {
     node->idle_prev = node->idle_next = nullptr;
 }
 
-void Walker::evict_one_fd() {
+bool Walker::evict_one_fd() {
     // The oldest idle directory: in BFS the shallowest, whose children are
     // furthest from their turn; they will open relative to an older ancestor.
+    // False when every idle one is the base of an open in flight.
     for (DirNode* node = idle_head_; node; node = node->idle_next) {
         if (node->pins == 0) {
             idle_remove(node);
             close_fd(std::exchange(node->fd, -1));
-            return;
+            return true;
         }
     }
+    return false;
 }
 
 int Walker::stat(unsigned mask, bool follow, struct statx& out) {
@@ -826,12 +845,35 @@ int Walker::reopen_current() {
     request.fd = base ? base->fd : AT_FDCWD;
     request.path = base ? current_->path.c_str() + base->child_prefix() : current_->path.c_str();
     request.flags = current_->parent && options_.symlinks != Symlinks::logical ? O_NOFOLLOW : 0;
+    request.no_symlinks = base != current_->parent && options_.symlinks != Symlinks::logical;
     IoQueue::run_now(request);
-    if (request.result >= 0) {
-        current_->fd = request.result;
-        fds_.acquire();
+    if (request.result < 0) {
+        return request.result;
     }
-    return request.result;
+    current_->fd = request.result;
+    fds_.acquire();
+    // Whatever is at that name now must be the directory that was read, or
+    // the caller would get another file's metadata for an entry listed here.
+    struct statx identity;
+    Request check;
+    check.op = Op::stat;
+    check.fd = current_->fd;
+    check.path = "";
+    check.flags = AT_EMPTY_PATH;
+    check.statx_mask = STATX_INO;
+    check.statx_out = &identity;
+    IoQueue::run_now(check);
+    if (check.result < 0 || identity.stx_ino != current_->ino ||
+        makedev(identity.stx_dev_major, identity.stx_dev_minor) != current_->dev) {
+        // Replaced since: as if its files had vanished.
+        Request close;
+        close.op = Op::close;
+        close.fd = std::exchange(current_->fd, -1);
+        IoQueue::run_now(close);
+        fds_.release();
+        return -ENOENT;
+    }
+    return current_->fd;
 }
 
 int Walker::raw_stat(unsigned mask, bool follow, struct statx& out) {

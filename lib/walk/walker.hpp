@@ -124,7 +124,7 @@ private:
     void release_fd_if_unused(DirNode* node);
     void free_if_unused(DirNode* node);
     void close_fd(int fd);
-    void evict_one_fd();
+    bool evict_one_fd();
     void idle_remove(DirNode* node);
     const Entry* report_error(const std::string& path, int depth, int error);
 
