@@ -8,18 +8,64 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 namespace ioq {
 
 namespace {
 
+// Set once openat2 proved unusable here (before Linux 5.6: ENOSYS; some
+// seccomp filters: EPERM); relaxed ordering suffices for a hint that every
+// thread may as well find out for itself.
+std::atomic<bool> openat2_missing{false};
+
+// The same walk as RESOLVE_NO_SYMLINKS, one component at a time, each opened
+// with O_NOFOLLOW relative to the one before.
+int open_component_by_component(const Request& request) {
+    std::string_view rest(request.path);
+    std::string component;
+    int base = request.fd;
+    for (;;) {
+        std::size_t slash = rest.find('/');
+        component.assign(rest.substr(0, slash));
+        bool last = slash == std::string_view::npos;
+        int fd = component.empty() ? ::dup(base)
+                                   : ::openat(base, component.c_str(),
+                                              (last ? open_dir_flags | request.flags
+                                                    : O_RDONLY | O_DIRECTORY | O_CLOEXEC) |
+                                                  O_NOFOLLOW);
+        int error = errno;
+        if (base != request.fd) {
+            ::close(base);
+        }
+        if (fd < 0) {
+            errno = error;
+            return -1;
+        }
+        if (last) {
+            return fd;
+        }
+        base = fd;
+        rest.remove_prefix(slash + 1);
+    }
+}
+
 int open_without_links(const Request& request) {
-    open_how how{};
-    how.flags = static_cast<std::uint64_t>(open_dir_flags | request.flags);
-    how.resolve = RESOLVE_NO_SYMLINKS;
-    return static_cast<int>(::syscall(SYS_openat2, request.fd, request.path, &how, sizeof how));
+    if (!openat2_missing.load(std::memory_order_relaxed)) {
+        open_how how{};
+        how.flags = static_cast<std::uint64_t>(open_dir_flags | request.flags);
+        how.resolve = RESOLVE_NO_SYMLINKS;
+        long fd = ::syscall(SYS_openat2, request.fd, request.path, &how, sizeof how);
+        if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
+            return static_cast<int>(fd);
+        }
+        openat2_missing.store(true, std::memory_order_relaxed);
+    }
+    return open_component_by_component(request);
 }
 
 } // namespace

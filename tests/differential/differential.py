@@ -18,6 +18,21 @@ sorted: the walk order is free (ufind reads directories concurrently), the set
 of printed paths is not.  Stderr text is not compared, only whether there is
 any, because message wording is not a contract.
 
+The order is free only up to what find promises: a directory before what is
+below it, or after it with -depth (-d).  That is checked on ufind's stdout as
+printed: of two printed paths where one is an ancestor of the other, the
+ancestor's first print comes before the other's first (pre-order), or its
+last print after the other's last (post-order).
+
+--strategy S runs ufind as "ufind -S S ARGS" (bfs, dfs, ids, eds): every
+strategy owes find's output.  find gets ARGS alone.
+
+The tree holds a tmpfs mount (mnt/) for the -xdev cases: the suite enters a
+mount namespace of its own first (unshare), so nothing outside it sees the
+mount, and it vanishes with the suite.  Where that is not allowed (not root),
+a note says so and mnt/ is a plain directory: the -xdev cases still compare
+the two programs, on one file system.
+
 Cases marked error=True protect command-line errors: both programs must exit
 with status 1, print nothing on stdout and explain themselves on stderr.
 
@@ -26,7 +41,8 @@ its warnings (such as -maxdepth given after a test) only when stdin is a
 terminal; every other case runs with stdin on /dev/null, where it is silent.
 
 Usage:
-    python3 differential.py --ufind PATH [--find find] [--filter SUBSTR] [-v]
+    python3 differential.py --ufind PATH [--find find] [--strategy S]
+                            [--filter SUBSTR] [-v]
 
 The environment is passed through to both programs (IOQ_BACKEND selects the
 ufind backend), except that LC_ALL is forced to C and POSIXLY_CORRECT is
@@ -46,6 +62,7 @@ Only the Python 3.11 standard library is used (Debian 12's /usr/bin/python3).
 from __future__ import annotations
 
 import argparse
+import ctypes
 import dataclasses
 import difflib
 import os
@@ -89,6 +106,11 @@ class Case:
     @property
     def uses_print0(self) -> bool:
         return "-print0" in self.argv
+
+    @property
+    def post_order(self) -> bool:
+        """Whether find prints directories after their contents (-depth, -d)."""
+        return "-depth" in self.argv or "-d" in self.argv
 
 
 def case(name: str, *argv: str, cwd: str = "parent", error: bool = False,
@@ -457,6 +479,154 @@ ERRORS = [
 ]
 
 
+# -depth (and its FreeBSD spelling -d): the same entries, directories after
+# their contents; the order itself is checked on every case (see compare).
+# -prune has no effect under -depth: the directory's contents were visited
+# before it.
+POST_ORDER = [
+    case("depth_prints_whole_tree", "ROOT", "-depth"),
+    case("depth_with_maxdepth_0", "ROOT", "-depth", "-maxdepth", "0"),
+    case("depth_with_maxdepth_1", "ROOT", "-depth", "-maxdepth", "1"),
+    case("depth_with_maxdepth_3", "ROOT", "-maxdepth", "3", "-depth"),
+    case("depth_with_mindepth_2", "ROOT", "-depth", "-mindepth", "2"),
+    case("depth_with_mindepth_maxdepth_window",
+         "ROOT", "-mindepth", "2", "-maxdepth", "3", "-depth"),
+    case("depth_with_mindepth_beyond_tree", "ROOT", "-depth", "-mindepth", "20"),
+    case("depth_with_name", "ROOT", "-depth", "-name", "*.c"),
+    case("depth_with_type_d", "ROOT", "-depth", "-type", "d"),
+    case("depth_prune_or_print_still_descends",
+         "ROOT", "-depth", "-name", "sub", "-prune", "-o", "-print"),
+    case("depth_prune_and_print", "ROOT", "-depth", "-name", "b", "-prune", "-print"),
+    case("depth_path_prune_or_files",
+         "ROOT", "-depth", "(", "-path", "*/a/b", "-prune", ")", "-o",
+         "-type", "f", "-print"),
+    case("depth_after_test_is_still_global", "ROOT", "-name", "*.h", "-depth"),
+    case("depth_after_test_warns_on_tty", "ROOT", "-name", "*.h", "-depth", tty=True),
+    case("depth_print0", "ROOT", "-depth", "-print0"),
+    case("depth_several_starting_points", "ROOT/a", "ROOT/sub", "ROOT/top.c", "-depth"),
+    case("depth_missing_starting_point", "ROOT/nope", "ROOT/sub", "-depth"),
+    case("depth_file_starting_point", "ROOT/top.c", "-depth"),
+    case("depth_symlink_starting_point", "ROOT/links/to_dir", "-depth"),
+    case("depth_quit_after_file_starting_point",
+         "ROOT/top.c", "ROOT/a", "-depth", "-print", "-quit"),
+    case("depth_unreadable_dir", "ROOT/locked", "-depth"),
+    case("depth_with_L_and_loops", "-L", "ROOT", "-depth"),
+    case("depth_with_xdev", "ROOT", "-xdev", "-depth"),
+    case("d_is_depth", "ROOT", "-d"),
+    case("d_with_maxdepth_2", "ROOT", "-d", "-maxdepth", "2"),
+    case("d_with_name_and_mindepth", "ROOT", "-mindepth", "1", "-d", "-name", "[a-e]"),
+    rel("depth_relative", ".", "-depth"),
+    rel("depth_without_starting_point", "-depth", "-maxdepth", "2"),
+]
+
+# -P, -H, -L and -follow on the tree's links.  The tree has links to a
+# directory, a file, nowhere, each other (loop_a <-> loop_b), an ancestor
+# (links/up -> ..), the directory holding it (sub/dir/self -> .), and the
+# mount (links/to_mnt): under -L the loops are errors on stderr and status 1
+# in both programs, and nothing is printed twice.
+FOLLOW = [
+    case("P_is_the_default", "-P", "ROOT"),
+    case("L_follows_links_and_reports_loops", "-L", "ROOT"),
+    case("L_type_l_matches_only_broken_links", "-L", "ROOT", "-type", "l"),
+    case("L_type_d_counts_links_to_dirs", "-L", "ROOT", "-type", "d"),
+    case("L_type_f_counts_links_to_files", "-L", "ROOT", "-type", "f"),
+    case("L_maxdepth_2", "-L", "ROOT", "-maxdepth", "2"),
+    case("L_mindepth_3", "-L", "ROOT", "-mindepth", "3"),
+    case("L_name_found_through_links", "-L", "ROOT", "-name", "leaf.txt"),
+    case("L_prune_links_dir", "-L", "ROOT", "-name", "links", "-prune", "-o", "-print"),
+    case("L_print0", "-L", "ROOT/links", "-print0"),
+    case("L_link_to_dir_starting_point", "-L", "ROOT/links/to_dir"),
+    case("L_link_to_file_starting_point", "-L", "ROOT/links/to_file"),
+    case("L_broken_link_starting_point", "-L", "ROOT/links/broken"),
+    case("L_looping_link_starting_point", "-L", "ROOT/links/loop_a"),
+    case("L_ancestor_link_starting_point", "-L", "ROOT/links/up", "-maxdepth", "2"),
+    case("L_self_link_dir", "-L", "ROOT/sub/dir"),
+    case("L_self_link_starting_point", "-L", "ROOT/sub/dir/self"),
+    case("L_looping_link_type_l", "-L", "ROOT/links/loop_a", "-type", "l"),
+    case("L_mindepth_beyond_loops", "-L", "ROOT", "-mindepth", "4"),
+    case("L_depth_maxdepth_1", "-L", "ROOT/links", "-depth", "-maxdepth", "1"),
+    case("L_absolute_link", "-L", "ROOT/links/absolute_to_dir", "-name", "*.txt"),
+    case("H_follows_link_starting_point", "-H", "ROOT/links/to_dir"),
+    case("H_does_not_follow_links_below", "-H", "ROOT"),
+    case("H_type_d_on_link_starting_point", "-H", "ROOT/links/to_dir", "-type", "d"),
+    case("H_broken_link_starting_point", "-H", "ROOT/links/broken"),
+    case("H_looping_link_starting_point", "-H", "ROOT/links/loop_a"),
+    case("H_link_to_file_starting_point", "-H", "ROOT/links/to_file"),
+    case("H_link_with_trailing_slash_starting_point", "-H", "ROOT/links/to_dir/"),
+    case("H_self_link_starting_point", "-H", "ROOT/sub/dir/self", "-maxdepth", "1"),
+    case("H_ancestor_link_starting_point", "-H", "ROOT/links/up", "-maxdepth", "1"),
+    case("last_of_P_H_L_wins_L", "-P", "-H", "-L", "ROOT/links", "-maxdepth", "1"),
+    case("last_of_L_P_wins_P", "-L", "-P", "ROOT"),
+    case("last_of_L_H_wins_H", "-L", "-H", "ROOT/links", "ROOT/links/to_dir"),
+    case("follow_is_like_L", "ROOT", "-follow"),
+    case("follow_type_l_matches_only_broken_links", "ROOT", "-follow", "-type", "l"),
+    case("follow_link_starting_point", "ROOT/links/to_dir", "-follow"),
+    case("follow_with_maxdepth", "ROOT", "-maxdepth", "2", "-follow"),
+    case("follow_after_test", "ROOT", "-type", "l", "-follow"),
+    case("follow_after_name_test", "ROOT", "-name", "to_*", "-follow"),
+    rel("L_relative", "-L", ".", "-maxdepth", "2"),
+    rel("L_without_starting_point", "-L", "-maxdepth", "1"),
+]
+
+# -xtype with every letter: the type -type does not see.  Under -P a link's
+# target (a broken link is itself, l), under -L the link itself.
+XTYPE = (
+    [case(f"xtype_{t}", "ROOT", "-xtype", t) for t in "fdlbcps"]
+    + [case(f"L_xtype_{t}", "-L", "ROOT", "-xtype", t) for t in "fdlbcps"]
+    + [
+        case("xtype_list_every_letter", "ROOT", "-xtype", "f,d,l,b,c,p,s"),
+        case("xtype_negated", "ROOT", "!", "-xtype", "l"),
+        case("xtype_and_type_disagree_on_links", "ROOT", "-type", "l", "-xtype", "d"),
+        case("H_xtype_l_on_link_starting_points",
+             "-H", "ROOT/links/to_dir", "ROOT/links/to_file", "ROOT/links/broken",
+             "ROOT/links/loop_a", "-maxdepth", "0", "-xtype", "l"),
+        case("H_xtype_d_on_link_starting_point",
+             "-H", "ROOT/links/to_dir", "-maxdepth", "0", "-xtype", "d"),
+        case("xtype_on_broken_link_starting_point", "ROOT/links/broken", "-xtype", "l"),
+        case("L_xtype_on_broken_link_starting_point",
+             "-L", "ROOT/links/broken", "-xtype", "l"),
+        case("follow_xtype_l", "ROOT", "-follow", "-xtype", "l"),
+        err("error_xtype_bad_letter", "ROOT", "-xtype", "z"),
+        err("error_missing_argument_to_xtype", "ROOT", "-xtype"),
+        err("error_xtype_letters_without_comma", "ROOT", "-xtype", "fd"),
+    ]
+)
+
+# -xdev and -mount: mnt/ is a tmpfs of its own when the suite may mount one
+# (see the module doc); it is printed, its contents are not.
+XDEV = [
+    case("xdev_stays_on_the_starting_point_file_system", "ROOT", "-xdev"),
+    case("mount_is_xdev", "ROOT", "-mount"),
+    case("xdev_prints_mount_point_not_contents", "ROOT", "-xdev", "-path", "*mnt*"),
+    case("without_xdev_mount_contents_are_walked", "ROOT", "-path", "*mnt*"),
+    case("xdev_starting_point_inside_mount", "ROOT/mnt", "-xdev"),
+    case("xdev_with_type_d", "ROOT", "-xdev", "-type", "d"),
+    case("xdev_with_maxdepth", "ROOT", "-maxdepth", "1", "-xdev"),
+    case("xdev_with_L_link_to_mount", "-L", "ROOT/links", "-xdev"),
+    case("xdev_with_H_link_to_mount_starting_point", "-H", "ROOT/links/to_mnt", "-xdev"),
+    case("xdev_after_test_warns_on_tty", "ROOT", "-name", "*.c", "-xdev", tty=True),
+    case("mount_after_test_silent_without_tty", "ROOT", "-name", "*.c", "-mount"),
+    rel("xdev_relative", ".", "-xdev", "-name", "*.c"),
+]
+
+# Options with nothing to change on a tree that holds still: the output must
+# not change either.
+OTHER_OPTIONS = [
+    case("ignore_readdir_race_on_a_still_tree", "ROOT", "-ignore_readdir_race"),
+    case("ignore_readdir_race_still_reports_missing_starting_point",
+         "ROOT/nope", "ROOT/sub", "-ignore_readdir_race"),
+    case("ignore_readdir_race_unreadable_dir", "ROOT/locked", "-ignore_readdir_race"),
+    case("noignore_readdir_race_on_a_still_tree", "ROOT", "-noignore_readdir_race"),
+    case("ignore_then_noignore_readdir_race",
+         "ROOT", "-ignore_readdir_race", "-noignore_readdir_race", "-name", "*.c"),
+    case("ignore_readdir_race_after_test_warns_on_tty",
+         "ROOT", "-name", "*.c", "-ignore_readdir_race", tty=True),
+    case("noleaf_on_the_tree", "ROOT", "-noleaf"),
+    case("noleaf_with_L_type_d", "-L", "ROOT", "-noleaf", "-type", "d"),
+    case("noleaf_after_test_warns_on_tty", "ROOT", "-type", "f", "-noleaf", tty=True),
+]
+
+
 def from_dot(base: Case) -> Case:
     """The same case run from inside the tree with "." as starting point."""
     assert base.argv.count("ROOT") == 1
@@ -484,12 +654,17 @@ FROM_DOT = [
     "nested_parentheses",
     "mixed_depth_prune_or_print",
     "error_unbalanced_open_paren",
+    "depth_with_mindepth_maxdepth_window",
+    "L_maxdepth_2",
+    "xtype_l",
+    "xdev_stays_on_the_starting_point_file_system",
 ]
 
 
 def all_cases() -> list[Case]:
     cases = (STARTING_POINTS + NAME + INAME + PATH + TYPE + DEPTH + PRINT
-             + PRUNE + QUIT + OPERATORS + ERRORS)
+             + PRUNE + QUIT + OPERATORS + ERRORS + POST_ORDER + FOLLOW + XTYPE
+             + XDEV + OTHER_OPTIONS)
     by_name = {c.name: c for c in cases}
     cases += [from_dot(by_name[n]) for n in FROM_DOT]
     names = [c.name for c in cases]
@@ -514,6 +689,8 @@ def build_tree(tree: str) -> list[str]:
         names/                  every awkward name
         special/                fifo, socket, and devices when allowed
         locked/                 chmod 000 (still readable as root)
+        mnt/                    a mount point (see mount_in_tree)
+        links/to_mnt -> ../mnt  a link to it
     """
     notes: list[str] = []
 
@@ -567,6 +744,8 @@ def build_tree(tree: str) -> list[str]:
     symlink("loop_a", "links/loop_b")
     symlink("..", "links/up")
     symlink(os.path.join(tree, "sub"), "links/absolute_to_dir")
+    mkdir("mnt")
+    symlink("../mnt", "links/to_mnt")
 
     mkdir("hard")
     touch("hard/orig.txt", "shared inode")
@@ -595,8 +774,47 @@ def build_tree(tree: str) -> list[str]:
     return notes
 
 
+# Linux's constants for unshare(2) and mount(2), which Python 3.11's os lacks.
+CLONE_NEWNS = 0x00020000
+MS_REC = 0x4000
+MS_PRIVATE = 1 << 18
+MNT_DETACH = 2
+
+
+def libc_call(name: str, *args) -> str | None:
+    """Calls a libc function; returns None, or why it failed."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if getattr(libc, name)(*args) != 0:
+        return f"{name}: {os.strerror(ctypes.get_errno())}"
+    return None
+
+
+def enter_mount_namespace() -> str | None:
+    """Makes this process's mounts its own and private (nothing mounted here
+    propagates outside); returns None, or why it could not."""
+    return (libc_call("unshare", CLONE_NEWNS)
+            or libc_call("mount", b"none", b"/", None, MS_REC | MS_PRIVATE, None))
+
+
+def mount_in_tree(tree: str) -> str | None:
+    """Mounts a small tmpfs on tree/mnt and fills it; None, or why not."""
+    mount_point = os.path.join(tree, "mnt")
+    problem = libc_call("mount", b"ufind-diff", os.fsencode(mount_point), b"tmpfs", 0,
+                        b"size=1m,mode=755")
+    if problem:
+        return problem
+    os.makedirs(os.path.join(mount_point, "inner", "deeper"))
+    for f in ("top.c", "inner/x.c", "inner/deeper/leaf.txt"):
+        with open(os.path.join(mount_point, f), "w", encoding="utf-8") as out:
+            out.write(f)
+    return None
+
+
 def remove_tree(parent: str) -> None:
     """Remove the temp dir, restoring permissions rmtree needs first."""
+    mount_point = os.path.join(parent, "tree", "mnt")
+    if os.path.ismount(mount_point):
+        libc_call("umount2", os.fsencode(mount_point), MNT_DETACH)
     for dirpath, dirnames, _ in os.walk(parent):
         for d in dirnames:
             path = os.path.join(dirpath, d)
@@ -688,10 +906,36 @@ def shell_quote(arg: str) -> str:
 
 
 def command_line(c: Case, argv: list[str], cwd: str) -> str:
+    """The ufind command line (with its -S when --strategy was given)."""
     stdin = "" if c.tty else " </dev/null"
     words = ["ufind"] + [shell_quote(a) for a in argv]
     return (f"cd {shell_quote(cwd)} && " + " ".join(words) + stdin
             + (" (stdin is a tty)" if c.tty else ""))
+
+
+def order_problem(c: Case, stdout: bytes) -> str | None:
+    """The first pair of printed paths in the wrong order for find's walk:
+    an ancestor after (pre-order) or before (post-order) what is below it.
+    Paths printed more than once (two starting points, two -print) count
+    by their first print in pre-order and their last in post-order."""
+    pieces = stdout.split(b"\0" if c.uses_print0 else b"\n")
+    first: dict[bytes, int] = {}
+    last: dict[bytes, int] = {}
+    for i, path in enumerate(pieces):
+        first.setdefault(path, i)
+        last[path] = i
+    for path in first:
+        for cut in range(1, len(path)):
+            if path[cut:cut + 1] != b"/" or path[:cut] not in first:
+                continue
+            ancestor = path[:cut]
+            if c.post_order and last[ancestor] < last[path]:
+                return (f"-depth order: {escape(ancestor)} printed before "
+                        f"{escape(path)}, which is below it")
+            if not c.post_order and first[ancestor] > first[path]:
+                return (f"order: {escape(path)} printed before its ancestor "
+                        f"{escape(ancestor)}")
+    return None
 
 
 def compare(c: Case, find: Outcome, ufind: Outcome) -> list[str]:
@@ -710,6 +954,9 @@ def compare(c: Case, find: Outcome, ufind: Outcome) -> list[str]:
             [escape(r) for r in find_records], [escape(r) for r in ufind_records],
             fromfile="find (sorted stdout)", tofile="ufind (sorted stdout)",
             lineterm=""))
+
+    if ufind.stdout and (problem := order_problem(c, ufind.stdout)):
+        problems.append(problem)
 
     if find.status != ufind.status:
         problems.append(f"exit status differs: find {find.describe_status()}, "
@@ -767,6 +1014,9 @@ def main() -> int:
         description="Compare ufind against GNU find on a generated tree.")
     parser.add_argument("--ufind", required=True, help="ufind executable")
     parser.add_argument("--find", default="find", help="GNU find (the oracle)")
+    parser.add_argument("--strategy", choices=("bfs", "dfs", "ids", "eds"),
+                        help="run ufind with -S STRATEGY (find gets the same "
+                             "arguments without it)")
     parser.add_argument("--filter", default="",
                         help="run only cases whose name or argv contains SUBSTR",
                         metavar="SUBSTR")
@@ -795,6 +1045,10 @@ def main() -> int:
     env.pop("POSIXLY_CORRECT", None)
     warn_unless_gnu_find(opts.find, env)
 
+    ufind_prefix = ["-S", opts.strategy] if opts.strategy else []
+    # Before any thread or child exists: unshare refuses a threaded process.
+    namespace_problem = enter_mount_namespace()
+
     started = time.monotonic()
     passed = failed = 0
     parent = tempfile.mkdtemp(prefix="ufind-diff-")
@@ -805,22 +1059,26 @@ def main() -> int:
         os.mkdir(tree)
         for note in build_tree(tree):
             print(f"note: {note}")
+        mount_problem = namespace_problem or mount_in_tree(tree)
+        if mount_problem:
+            print(f"note: no mount in the tree ({mount_problem}); "
+                  "the -xdev cases see one file system")
         for c in cases:
             argv = substitute_root(c.argv, tree)
             cwd = tree if c.cwd == "tree" else parent
             stdin_fd = tty_secondary if c.tty else devnull
             find = run_program(opts.find, argv, cwd, env, stdin_fd)
-            ufind = run_program(opts.ufind, argv, cwd, env, stdin_fd)
+            ufind = run_program(opts.ufind, ufind_prefix + argv, cwd, env, stdin_fd)
             problems = compare(c, find, ufind)
             if problems:
                 failed += 1
-                print(f"FAIL {c.name}: {command_line(c, argv, cwd)}")
+                print(f"FAIL {c.name}: {command_line(c, ufind_prefix + argv, cwd)}")
                 for line in problems:
                     print(f"    {line}")
             else:
                 passed += 1
                 if opts.verbose:
-                    print(f"ok   {c.name}: {command_line(c, argv, cwd)}")
+                    print(f"ok   {c.name}: {command_line(c, ufind_prefix + argv, cwd)}")
                     if c.error:
                         print(f"    ufind says: {escape(ufind.stderr.rstrip())}")
             sys.stdout.flush()

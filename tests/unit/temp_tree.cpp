@@ -58,11 +58,29 @@ int change_owner(const char* path, const struct stat*, int, struct FTW*) {
 // down with chdir so that no path is longer than one component and no
 // descriptor is held per level: for chains deeper than PATH_MAX (which nftw
 // cannot remove: it hands its callback whole paths), and for tests that left
-// the process with few descriptors to spare.
+// the process with few descriptors to spare.  An explicit stack of levels,
+// not recursion: a chain 10,000 deep would need 10,000 frames, more than the
+// stack holds under AddressSanitizer.
 void remove_here(const char* name) {
-    ::chmod(name, 0755);
-    if (::chdir(name) == 0) {
-        std::vector<std::pair<std::string, bool>> children;  // name, is a directory
+    struct Level {
+        std::string name;                  // as seen from the level above
+        std::vector<std::string> subdirs;  // still to remove
+    };
+    std::vector<Level> levels;
+    auto remove_directory = [](const std::string& directory) {
+        if (::rmdir(directory.c_str()) != 0) {
+            std::fprintf(stderr, "temp_tree: cannot remove %s: %s\n", directory.c_str(),
+                         std::strerror(errno));
+        }
+    };
+    // Goes down into `directory`, removes its files, and pushes its level.
+    auto enter = [&levels](const std::string& directory) {
+        ::chmod(directory.c_str(), 0755);
+        if (::chdir(directory.c_str()) != 0) {
+            return false;
+        }
+        Level level{directory, {}};
+        std::vector<std::string> files;
         if (DIR* dir = ::opendir(".")) {
             while (const dirent* entry = ::readdir(dir)) {
                 if (std::strcmp(entry->d_name, ".") == 0 || std::strcmp(entry->d_name, "..") == 0) {
@@ -70,24 +88,37 @@ void remove_here(const char* name) {
                 }
                 struct stat st;
                 bool is_dir = ::lstat(entry->d_name, &st) == 0 && S_ISDIR(st.st_mode);
-                children.emplace_back(entry->d_name, is_dir);
+                (is_dir ? level.subdirs : files).emplace_back(entry->d_name);
             }
             ::closedir(dir);
         }
-        for (const auto& [child, is_dir] : children) {
-            if (is_dir) {
-                remove_here(child.c_str());
-            } else {
-                ::unlink(child.c_str());
-            }
+        for (const std::string& file : files) {
+            ::unlink(file.c_str());
         }
+        levels.push_back(std::move(level));
+        return true;
+    };
+    if (!enter(name)) {
+        remove_directory(name);
+        return;
+    }
+    while (!levels.empty()) {
+        Level& level = levels.back();
+        if (!level.subdirs.empty()) {
+            std::string child = std::move(level.subdirs.back());
+            level.subdirs.pop_back();
+            if (!enter(child)) {
+                remove_directory(child);
+            }
+            continue;
+        }
+        std::string done = std::move(level.name);
+        levels.pop_back();
         if (::chdir("..") != 0) {
-            std::fprintf(stderr, "temp_tree: cannot go back up from %s\n", name);
+            std::fprintf(stderr, "temp_tree: cannot go back up from %s\n", done.c_str());
             return;
         }
-    }
-    if (::rmdir(name) != 0) {
-        std::fprintf(stderr, "temp_tree: cannot remove %s: %s\n", name, std::strerror(errno));
+        remove_directory(done);
     }
 }
 
@@ -164,6 +195,14 @@ void install_crash_cleanup() {
     action.sa_flags = SA_RESETHAND | SA_NODEFER;
     ::sigemptyset(&action.sa_mask);
     for (int signal_number : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) {
+        // A handler already there belongs to a sanitizer (AddressSanitizer
+        // takes SIGSEGV, SIGBUS and SIGFPE): replacing it would hide its
+        // report of the crash, which matters more than the tree.
+        struct sigaction current {};
+        if (::sigaction(signal_number, nullptr, &current) == 0 &&
+            (current.sa_flags & SA_SIGINFO || current.sa_handler != SIG_DFL)) {
+            continue;
+        }
         ::sigaction(signal_number, &action, nullptr);
     }
 }

@@ -25,8 +25,9 @@
 //
 // Criterion ends a failed assertion with longjmp, which skips destructors;
 // trees still alive when the test process exits are removed by an atexit
-// handler, and by a handler of fatal signals when it crashes, so a failing
-// test does not litter /tmp either.
+// handler, and by a handler of fatal signals when it crashes (those signals
+// a sanitizer does not handle already), so a failing test does not litter
+// /tmp either.
 #pragma once
 
 #include <sys/types.h>
