@@ -2,6 +2,7 @@
 
 #include "diagnostics.hpp"
 #include "eval.hpp"
+#include "path_parts.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -42,19 +43,6 @@ std::size_t batch_limit() {
     return std::min(limit, batch_cap);
 }
 
-// The last component with its trailing slashes, as find's execdir passes it.
-std::string_view base_with_slashes(std::string_view path) {
-    std::size_t end = path.size();
-    while (end > 1 && path[end - 1] == '/') {
-        --end;
-    }
-    std::size_t slash = path.substr(0, end).rfind('/');
-    if (slash == std::string_view::npos || end == 1) {
-        return path;
-    }
-    return path.substr(slash + 1);
-}
-
 // The directory execdir runs in: everything before the last component.
 std::string_view directory_of(std::string_view path) {
     std::size_t end = path.size();
@@ -84,7 +72,7 @@ public:
         bool in_dir = mode_ == ExecMode::execdir || mode_ == ExecMode::okdir;
         if (in_dir) {
             argument_ = "./";
-            argument_ += base_with_slashes(path);
+            argument_ += base_name(path);
             if (argument_ == ".//") {
                 argument_ = "/";  // the root directory itself
             }

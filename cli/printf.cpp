@@ -3,6 +3,7 @@
 #include "diagnostics.hpp"
 #include "eval.hpp"
 #include "fstype.hpp"
+#include "path_parts.hpp"
 #include "path_tests.hpp"
 #include "user_cache.hpp"
 
@@ -218,20 +219,6 @@ char type_letter(unsigned mode) {
     case S_IFSOCK: return 's';
     default: return 'U';
     }
-}
-
-// gnulib's base_name: the last component, trailing slashes kept ("./" is
-// "./", "/" is "/").
-std::string_view base_name(std::string_view path) {
-    std::size_t end = path.size();
-    while (end > 1 && path[end - 1] == '/') {
-        --end;
-    }
-    std::size_t slash = path.substr(0, end).rfind('/');
-    if (slash == std::string_view::npos || end == 1) {
-        return path;
-    }
-    return path.substr(slash + 1);
 }
 
 // %h: the path without its last component and trailing slashes; "." when

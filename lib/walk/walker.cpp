@@ -472,8 +472,7 @@ bool Walker::read_more() {
 void Walker::finish_current() {
     DirNode* node = std::exchange(current_, nullptr);
     dirs_.commit();
-    pool_.give_buffer(node->buffer);
-    node->buffer = nullptr;
+    drop_buffer(node);
     node->consumed = true;
     release_fd_if_unused(node);
 }
@@ -686,12 +685,8 @@ void Walker::complete(Request* request) {
         submitted_prefix_ = 0;  // it is queued again somewhere in the prefix
         --in_flight_;
         fds_.release();
-        pool_.give_buffer(node->buffer);
-        node->buffer = nullptr;
-        if (DirNode* base = std::exchange(node->base, nullptr)) {
-            --base->pins;
-            release_fd_if_unused(base);
-        }
+        drop_buffer(node);
+        unpin_base(node);
         return;
     }
     node->state = DirNode::State::ready;
@@ -706,16 +701,24 @@ void Walker::complete(Request* request) {
     } else {
         node->error = -request->result;
         fds_.release();
-        pool_.give_buffer(node->buffer);
-        node->buffer = nullptr;
+        drop_buffer(node);
     }
-    if (DirNode* base = std::exchange(node->base, nullptr)) {
-        --base->pins;
-        release_fd_if_unused(base);
-    }
+    unpin_base(node);
     if (DirNode* parent = node->parent) {
         --parent->pending_opens;
         release_fd_if_unused(parent);
+    }
+}
+
+void Walker::drop_buffer(DirNode* node) {
+    pool_.give_buffer(std::exchange(node->buffer, nullptr));
+}
+
+void Walker::unpin_base(DirNode* node) {
+    // The open relative to base is done: base may close now.
+    if (DirNode* base = std::exchange(node->base, nullptr)) {
+        --base->pins;
+        release_fd_if_unused(base);
     }
 }
 

@@ -122,6 +122,8 @@ private:
     void reap(bool wait);
     void complete(Request* request);
     void release_fd_if_unused(DirNode* node);
+    void drop_buffer(DirNode* node);
+    void unpin_base(DirNode* node);
     void free_if_unused(DirNode* node);
     void close_fd(int fd);
     bool evict_one_fd();
