@@ -2,6 +2,7 @@
 
 #include "delete.hpp"
 #include "diagnostics.hpp"
+#include "optimise.hpp"
 #include "exec.hpp"
 #include "help.hpp"
 #include "ls_format.hpp"
@@ -143,6 +144,9 @@ public:
             both->right = std::make_unique<Expr>(ExprKind::act_print);
             expr = std::move(both);
         }
+        if (command_.optimisation_level > 0) {
+            reorder_tests(expr);
+        }
         command_.expr = std::move(expr);
         if (state_.seen_delete) {
             if (state_.seen_prune && !state_.seen_depth) {
@@ -209,6 +213,7 @@ private:
                     fail("Invalid optimisation level " + std::string(level) +
                          " (ufind knows levels 0 to 3)");
                 }
+                command_.optimisation_level = level[0] - '0';
                 ++pos_;
             } else if (arg.starts_with("-S") || arg.starts_with("-j")) {
                 parse_ufind_option();

@@ -39,6 +39,7 @@ struct Command {
     ioq_symlinks symlinks = IOQ_SYMLINKS_PHYSICAL;  // -P, -H, -L, -follow
     bool same_device = false;  // -xdev, -mount
     bool sort_names = false;   // -s: sorted, deterministic output
+    int optimisation_level = 1;  // -O: 0 evaluates tests in the order given
     bool ignore_readdir_race = false;  // files vanishing mid-walk are not errors
     bool debug_stats = false;  // -D stats
     bool warnings = false;     // -warn/-nowarn; default: stdin is a terminal

@@ -52,10 +52,7 @@
 #include <string>
 #include <vector>
 
-using ioq::walk::Strategy;
-using ioq::walk::WalkOptions;
-using ioq::walk::Walker;
-using test::WalkBackend;
+using namespace test::walk_names;
 
 namespace {
 

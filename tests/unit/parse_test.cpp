@@ -67,6 +67,11 @@ void append_shape(const Expr& expr, std::string& out) {
     case ExprKind::act_print0: out += "print0"; return;
     case ExprKind::act_prune: out += "prune"; return;
     case ExprKind::act_quit: out += "quit"; return;
+    case ExprKind::primary:
+        out += expr.object->is_action() ? "action"
+               : expr.object->stat_mask() ? "stat-test"
+                                          : "test";
+        return;
     default:
         // A kind these tests do not know yet (the grammar grows): shown by
         // number, so that a test meeting it fails with a readable shape.
@@ -519,4 +524,20 @@ Test(parse, operators_without_operands_are_refused) {
     for (const Refusal& refusal : refusals) {
         expect_refused(refusal);
     }
+}
+
+Test(parse, cheap_tests_move_before_tests_needing_metadata_but_never_across_actions) {
+    expect_shape({"a", "-size", "+1k", "-name", "x"}, "(and (and (name x) stat-test) print)",
+                 "-name costs nothing, -size a statx: -name goes first");
+    expect_shape({"a", "-newer", "/", "-type", "f", "-regex", ".*c", "-name", "x"},
+                 "(and (and (and (and (type 2) (name x)) test) stat-test) print)",
+                 "names and types, then other tests, then metadata; stable within each");
+    expect_shape({"a", "-size", "+1k", "-print", "-name", "x"},
+                 "(and (and stat-test print) (name x))",
+                 "nothing crosses an action");
+    expect_shape({"a", "(", "-size", "+1k", "-name", "x", ")", "-o", "-name", "y"},
+                 "(and (or (and (name x) stat-test) (name y)) print)",
+                 "chains inside operators are sorted on their own");
+    expect_shape({"-O0", "a", "-size", "+1k", "-name", "x"}, "(and (and stat-test (name x)) print)",
+                 "-O0 keeps the order given");
 }

@@ -47,13 +47,7 @@
 #include <thread>
 #include <vector>
 
-using ioq::walk::Strategy;
-using ioq::walk::Symlinks;
-using ioq::walk::WalkOptions;
-using ioq::walk::Walker;
-using test::Seen;
-using test::WalkBackend;
-using test::WalkResult;
+using namespace test::walk_names;
 
 namespace {
 

@@ -36,13 +36,7 @@
 #include <string>
 #include <vector>
 
-using ioq::walk::EntryType;
-using ioq::walk::Strategy;
-using ioq::walk::WalkOptions;
-using ioq::walk::Walker;
-using test::Seen;
-using test::WalkBackend;
-using test::WalkResult;
+using namespace test::walk_names;
 
 namespace {
 
@@ -158,8 +152,7 @@ int eds_round(int depth) {
 }
 
 void expect_clean(const WalkResult& result, const std::string& where) {
-    cr_expect(result.problems.empty(), "%s: %s", where.c_str(),
-              result.problems.empty() ? "" : result.problems.front().c_str());
+    test::expect_no_problems(result, where);
     cr_expect_eq(test::count_errors(result), 0u, "%s: errors: %s", where.c_str(),
                  test::error_summary(result).c_str());
     std::vector<std::string> twice = test::duplicate_paths(result);
@@ -473,34 +466,13 @@ Test(strategy, stop_with_thousands_of_opens_in_flight_returns_promptly_and_close
                     options.queue.capacity = 8192;
                     options.read_ahead = 4000;
                     auto walker = std::make_unique<Walker>(options);
-                    std::size_t seen = 0;
-                    while (seen < stop_after && walker->next()) {
-                        ++seen;
-                    }
-                    cr_assert_eq(seen, stop_after, "%s: the walk ended after %zu entries",
-                                 where.c_str(), seen);
-                    auto start = std::chrono::steady_clock::now();
-                    walker->stop();
-                    auto took = std::chrono::duration_cast<std::chrono::microseconds>(
-                        std::chrono::steady_clock::now() - start);
-                    cr_log_info("%s: stop() took %lld us", where.c_str(),
-                                static_cast<long long>(took.count()));
                     // Generous for a loaded 2-core machine: a stop that waits
                     // for the queued opens instead of cancelling them takes
                     // several times longer.
-                    cr_expect(took < std::chrono::milliseconds(500), "%s: stop() took %lld us",
-                              where.c_str(), static_cast<long long>(took.count()));
+                    test::stop_after(*walker, stop_after, std::chrono::milliseconds(500), where);
                     cr_expect(walker->next() == nullptr, "%s: next() after stop() gave an entry",
                               where.c_str());
-                    std::size_t rings =
-                        backend.kind == ioq::BackendKind::uring ? backend.workers : 0;
-                    std::size_t fds_stopped = test::count_open_fds();
-                    cr_expect(fds_stopped <= fds_before + rings,
-                              "%s: %zu descriptors open after stop(), %zu before the walk",
-                              where.c_str(), fds_stopped, fds_before);
-                    walker.reset();
-                    cr_expect_eq(test::count_open_fds(), fds_before,
-                                 "%s: descriptors leaked after the walker went", where.c_str());
+                    test::expect_descriptors_released(walker, backend, fds_before, where);
                 }
             }
         }

@@ -1,5 +1,7 @@
 #include "walk_harness.hpp"
 
+#include "temp_tree.hpp"
+
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 
@@ -113,6 +115,11 @@ WalkResult walk(WalkOptions options, const std::function<bool(const Seen&)>& pru
     return result;
 }
 
+void expect_no_problems(const WalkResult& result, const std::string& where) {
+    cr_expect(result.problems.empty(), "%s: %s", where.c_str(),
+              result.problems.empty() ? "" : result.problems.front().c_str());
+}
+
 char type_letter(EntryType type) {
     switch (type) {
     case EntryType::regular: return 'f';
@@ -205,6 +212,9 @@ std::string first_difference(const std::vector<std::string>& want,
     if (!extra.empty()) {
         text += "; first extra: " + extra.front().substr(0, 300);
     }
+    if (missing.empty() && extra.empty() && want != got) {
+        text += "; some record came a different number of times";
+    }
     return text;
 }
 
@@ -234,14 +244,43 @@ std::string error_summary(const WalkResult& result) {
                                     ? seen.path
                                     : seen.path.substr(0, 80) + "..." +
                                           seen.path.substr(seen.path.size() - 40);
-            text += shown + " (depth " + std::to_string(seen.depth) + "): " +
-                    std::strerror(seen.error) + "; ";
+            text += shown + " (depth " + std::to_string(seen.depth) + ", " +
+                    std::to_string(seen.path.size()) + " bytes): " + std::strerror(seen.error) +
+                    "; ";
             if (text.size() > 600) {
                 break;
             }
         }
     }
     return text;
+}
+
+void stop_after(Walker& walker, std::size_t count, std::chrono::milliseconds limit,
+                const std::string& where) {
+    std::size_t seen = 0;
+    while (seen < count && walker.next()) {
+        ++seen;
+    }
+    cr_assert_eq(seen, count, "%s: the walk ended after %zu entries", where.c_str(), seen);
+    auto start = std::chrono::steady_clock::now();
+    walker.stop();
+    auto took = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - start);
+    cr_log_info("%s: stop() took %lld us", where.c_str(), static_cast<long long>(took.count()));
+    cr_expect(took < limit, "%s: stop() took %lld us", where.c_str(),
+              static_cast<long long>(took.count()));
+}
+
+void expect_descriptors_released(std::unique_ptr<Walker>& walker, const WalkBackend& backend,
+                                 std::size_t fds_before, const std::string& where) {
+    std::size_t fds_stopped = count_open_fds();
+    std::size_t rings = backend.kind == ioq::BackendKind::uring ? backend.workers : 0;
+    cr_expect(fds_stopped <= fds_before + rings,
+              "%s: %zu descriptors open after stop(), %zu before the walk", where.c_str(),
+              fds_stopped, fds_before);
+    walker.reset();
+    cr_expect_eq(count_open_fds(), fds_before, "%s: descriptors leaked after the walker went",
+                 where.c_str());
 }
 
 bool is_below(const std::string& path, const std::string& directory) {

@@ -24,6 +24,7 @@
 #include <climits>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,9 @@ ioq::walk::WalkOptions make_options(const WalkBackend& backend, std::vector<std:
 WalkResult walk(ioq::walk::WalkOptions options,
                 const std::function<bool(const Seen&)>& prune = {});
 
+// Expects the walk's views to have kept their promises (WalkResult::problems).
+void expect_no_problems(const WalkResult& result, const std::string& where);
+
 char type_letter(ioq::walk::EntryType type);
 
 // text in single quotes, for a shell.
@@ -105,6 +109,20 @@ std::size_t count_errors(const WalkResult& result);
 // The error entries, shortened for a message.
 std::string error_summary(const WalkResult& result);
 
+// Takes `count` entries from `walker`, asserting that the walk has that
+// many, then times walker.stop(): logs how long it took and expects less
+// than `limit`.
+void stop_after(ioq::walk::Walker& walker, std::size_t count, std::chrono::milliseconds limit,
+                const std::string& where);
+
+// After walker->stop(): expects at most `fds_before` (count_open_fds()
+// before the walk) plus the rings of the io_uring workers, which may stay
+// open until the walker goes; no directory descriptor may.  Then destroys
+// the walker and expects exactly `fds_before`.
+void expect_descriptors_released(std::unique_ptr<ioq::walk::Walker>& walker,
+                                 const WalkBackend& backend, std::size_t fds_before,
+                                 const std::string& where);
+
 // Whether `path` lies strictly below `directory`.
 bool is_below(const std::string& path, const std::string& directory);
 
@@ -124,5 +142,18 @@ struct ChildResult {
 // parent's trees), and is killed after `timeout`.  Fork before starting any
 // walk: a walk's worker threads do not follow the fork.
 ChildResult run_in_child(const std::function<std::string()>& body, std::chrono::seconds timeout);
+
+// The names the walk tests use unqualified:
+//   using namespace test::walk_names;
+namespace walk_names {
+using ioq::walk::EntryType;
+using ioq::walk::Strategy;
+using ioq::walk::Symlinks;
+using ioq::walk::WalkOptions;
+using ioq::walk::Walker;
+using test::Seen;
+using test::WalkBackend;
+using test::WalkResult;
+} // namespace walk_names
 
 } // namespace test

@@ -12,7 +12,7 @@
 // which has the last word wherever the two behaviours are meant to agree.
 #include "ioq/uring_probe.hpp"
 #include "temp_tree.hpp"
-#include "walk/walker.hpp"
+#include "walk_harness.hpp"
 
 #include <ioq.h>
 #include <ioq.hpp>
@@ -26,7 +26,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -36,259 +35,19 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <functional>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
-using ioq::walk::EntryType;
-using ioq::walk::Strategy;
-using ioq::walk::WalkOptions;
-using ioq::walk::Walker;
-using ioq::walk::WalkStats;
+using namespace test::walk_names;
 
 namespace {
 
-// --------------------------------------------------------------------------
-// Backends and strategies
-// --------------------------------------------------------------------------
-
-struct WalkBackend {
-    const char* label;
-    ioq::BackendChoice choice;
-    unsigned workers;
-    std::size_t capacity;    // 0: the default
-    std::size_t read_ahead;  // 0: the default
-    ioq::BackendKind kind;
-};
-
-const WalkBackend all_backends[] = {
-    {"inline", ioq::BackendChoice::inline_calls, 2, 0, 0, ioq::BackendKind::inline_calls},
-    {"threads x2", ioq::BackendChoice::threads, 2, 0, 0, ioq::BackendKind::threads},
-    {"io_uring x2", ioq::BackendChoice::uring, 2, 0, 0, ioq::BackendKind::uring},
-    {"threads x3 queue 8", ioq::BackendChoice::threads, 3, 8, 3, ioq::BackendKind::threads},
-    {"io_uring x2 queue 8", ioq::BackendChoice::uring, 2, 8, 3, ioq::BackendKind::uring},
-};
-
-// The backends this machine can run; io_uring ones are logged and left out
-// where the kernel refuses io_uring.
-std::vector<WalkBackend> usable_backends() {
-    std::vector<WalkBackend> usable;
-    for (const WalkBackend& backend : all_backends) {
-        if (backend.kind == ioq::BackendKind::uring && !ioq::probe_uring().usable) {
-            cr_log_warn("%s skipped: io_uring not usable here (%s)", backend.label,
-                        ioq::probe_uring().reason);
-            continue;
-        }
-        usable.push_back(backend);
-    }
-    return usable;
-}
-
+// The tests of this file walk in both one-pass orders; the round-based
+// strategies (ids, eds) are tested in strategy_test.cpp.
 const Strategy both_strategies[] = {Strategy::bfs, Strategy::dfs};
-
-const char* strategy_name(Strategy strategy) { return strategy == Strategy::bfs ? "bfs" : "dfs"; }
-
-// --------------------------------------------------------------------------
-// Walking into a list
-// --------------------------------------------------------------------------
-
-struct Seen {
-    std::string path;
-    std::string name;
-    int depth = 0;
-    EntryType type = EntryType::unknown;
-    int error = 0;
-};
-
-struct WalkResult {
-    std::vector<Seen> entries;
-    WalkStats stats;
-    std::vector<std::string> problems;  // views that broke their promises
-};
-
-WalkOptions make_options(const WalkBackend& backend, std::vector<std::string> roots,
-                         Strategy strategy, int min_depth = 0, int max_depth = INT_MAX) {
-    WalkOptions options;
-    options.roots = std::move(roots);
-    options.strategy = strategy;
-    options.min_depth = min_depth;
-    options.max_depth = max_depth;
-    options.queue.backend = backend.choice;
-    options.queue.workers = backend.workers;
-    if (backend.capacity) {
-        options.queue.capacity = backend.capacity;
-    }
-    if (backend.read_ahead) {
-        options.read_ahead = backend.read_ahead;
-    }
-    return options;
-}
-
-Seen copy_entry(const ioq::walk::Entry& entry, std::vector<std::string>& problems) {
-    Seen seen{std::string(entry.path), std::string(entry.name), entry.depth, entry.type,
-              entry.error};
-    if (entry.path.data()[entry.path.size()] != '\0') {
-        problems.push_back(seen.path + ": path not NUL-terminated");
-    }
-    if (entry.name.data()[entry.name.size()] != '\0') {
-        problems.push_back(seen.path + ": name not NUL-terminated");
-    }
-    return seen;
-}
-
-// Walks to the end; `prune` says which entries not to descend into.
-WalkResult walk(WalkOptions options, const std::function<bool(const Seen&)>& prune = {}) {
-    WalkResult result;
-    Walker walker(std::move(options));
-    while (const ioq::walk::Entry* entry = walker.next()) {
-        result.entries.push_back(copy_entry(*entry, result.problems));
-        if (prune && prune(result.entries.back())) {
-            walker.prune();
-        }
-    }
-    if (walker.next() != nullptr) {
-        result.problems.push_back("next() returned an entry after the end");
-    }
-    result.stats = walker.stats();
-    return result;
-}
-
-std::string describe(const WalkBackend& backend, Strategy strategy) {
-    return std::string(backend.label) + "/" + strategy_name(strategy);
-}
-
-// --------------------------------------------------------------------------
-// GNU find as the oracle
-// --------------------------------------------------------------------------
-
-char type_letter(EntryType type) {
-    switch (type) {
-    case EntryType::regular: return 'f';
-    case EntryType::directory: return 'd';
-    case EntryType::symlink: return 'l';
-    case EntryType::block_device: return 'b';
-    case EntryType::char_device: return 'c';
-    case EntryType::fifo: return 'p';
-    case EntryType::socket: return 's';
-    case EntryType::unknown: break;
-    }
-    return '?';
-}
-
-std::string quote(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text) {
-        if (c == '\'') {
-            quoted += "'\\''";
-        } else {
-            quoted += c;
-        }
-    }
-    return quoted + "'";
-}
-
-// Runs a shell command and splits its stdout on NUL.
-std::vector<std::string> run_records(const std::string& command) {
-    std::FILE* pipe = ::popen(command.c_str(), "r");
-    cr_assert(pipe, "popen %s", command.c_str());
-    std::string out;
-    char buffer[65536];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) {
-        out.append(buffer, n);
-    }
-    ::pclose(pipe);
-    std::vector<std::string> records;
-    std::size_t start = 0;
-    for (std::size_t nul; (nul = out.find('\0', start)) != std::string::npos; start = nul + 1) {
-        records.push_back(out.substr(start, nul - start));
-    }
-    return records;
-}
-
-// "depth type path" of every entry GNU find prints for these roots, sorted;
-// run in `cwd` so that relative roots mean the same to both.
-std::vector<std::string> find_records(const std::vector<std::string>& roots,
-                                      const std::string& cwd, const std::string& extra = "") {
-    std::string command = "cd " + quote(cwd) + " && LC_ALL=C find";
-    for (const std::string& root : roots) {
-        command += ' ';
-        command += quote(root);
-    }
-    command += " " + extra + " -printf '%d %y %p\\0' 2>/dev/null";
-    std::vector<std::string> records = run_records(command);
-    std::sort(records.begin(), records.end());
-    return records;
-}
-
-std::vector<std::string> walk_records(const WalkResult& result) {
-    std::vector<std::string> records;
-    for (const Seen& seen : result.entries) {
-        if (!seen.error) {
-            records.push_back(std::to_string(seen.depth) + " " + type_letter(seen.type) + " " +
-                              seen.path);
-        }
-    }
-    std::sort(records.begin(), records.end());
-    return records;
-}
-
-// The first difference between two sorted record lists, for a message.
-std::string first_difference(const std::vector<std::string>& want,
-                             const std::vector<std::string>& got) {
-    std::vector<std::string> missing, extra;
-    std::set_difference(want.begin(), want.end(), got.begin(), got.end(),
-                        std::back_inserter(missing));
-    std::set_difference(got.begin(), got.end(), want.begin(), want.end(),
-                        std::back_inserter(extra));
-    std::string text = std::to_string(want.size()) + " expected, " + std::to_string(got.size()) +
-                       " seen; " + std::to_string(missing.size()) + " missing, " +
-                       std::to_string(extra.size()) + " extra";
-    if (!missing.empty()) {
-        text += "; first missing: " + missing.front().substr(0, 300);
-    }
-    if (!extra.empty()) {
-        text += "; first extra: " + extra.front().substr(0, 300);
-    }
-    if (missing.empty() && extra.empty() && want != got) {
-        text += "; some record came a different number of times";
-    }
-    return text;
-}
-
-std::string error_summary(const WalkResult& result) {
-    std::string text;
-    for (const Seen& seen : result.entries) {
-        if (seen.error) {
-            // Long paths are cut in the middle: the start says where, the
-            // length and depth say how deep.
-            std::string shown = seen.path.size() <= 160
-                                    ? seen.path
-                                    : seen.path.substr(0, 80) + "..." +
-                                          seen.path.substr(seen.path.size() - 40);
-            text += shown + " (depth " + std::to_string(seen.depth) + ", " +
-                    std::to_string(seen.path.size()) + " bytes): " + std::strerror(seen.error) +
-                    "; ";
-            if (text.size() > 600) {
-                break;
-            }
-        }
-    }
-    return text;
-}
-
-std::size_t count_errors(const WalkResult& result) {
-    return static_cast<std::size_t>(std::count_if(result.entries.begin(), result.entries.end(),
-                                                  [](const Seen& seen) { return seen.error != 0; }));
-}
-
-void expect_no_problems(const WalkResult& result, const std::string& where) {
-    cr_expect(result.problems.empty(), "%s: %s", where.c_str(),
-              result.problems.empty() ? "" : result.problems.front().c_str());
-}
 
 std::size_t count_slashes(const std::string& text) {
     return static_cast<std::size_t>(std::count(text.begin(), text.end(), '/'));
@@ -323,13 +82,13 @@ Test(walker, visits_every_entry_of_a_uniform_tree_once_at_its_depth) {
         want.insert(tree.path(path));
     }
     std::size_t root_slashes = count_slashes(tree.path("u"));
-    for (const WalkBackend& backend : usable_backends()) {
+    for (const WalkBackend& backend : test::usable_backends()) {
         for (Strategy strategy : both_strategies) {
-            std::string where = describe(backend, strategy);
-            WalkResult result = walk(make_options(backend, {tree.path("u")}, strategy));
-            expect_no_problems(result, where);
-            cr_expect_eq(count_errors(result), 0u, "%s: errors: %s", where.c_str(),
-                         error_summary(result).c_str());
+            std::string where = test::describe(backend, strategy);
+            WalkResult result = test::walk(test::make_options(backend, {tree.path("u")}, strategy));
+            test::expect_no_problems(result, where);
+            cr_expect_eq(test::count_errors(result), 0u, "%s: errors: %s", where.c_str(),
+                         test::error_summary(result).c_str());
             cr_expect_eq(result.entries.size(), counts.entries, "%s: %zu entries, want %zu",
                          where.c_str(), result.entries.size(), counts.entries);
             std::set<std::string> got;
@@ -405,19 +164,20 @@ Test(walker, agrees_with_gnu_find_on_a_tree_of_every_kind_of_file) {
     WorkingDirectory restore;
     for (const RootSet& set : root_sets) {
         std::string cwd = set.relative ? tree.root() : "/";
-        std::vector<std::string> want = find_records(set.roots, cwd);
+        std::vector<std::string> want = test::find_records(set.roots, cwd);
         cr_assert(!want.empty(), "find printed nothing for %s", set.roots.front().c_str());
         cr_assert_eq(::chdir(cwd.c_str()), 0);
-        for (const WalkBackend& backend : usable_backends()) {
+        for (const WalkBackend& backend : test::usable_backends()) {
             for (Strategy strategy : both_strategies) {
-                std::string where = describe(backend, strategy) + " roots " + set.roots.front();
-                WalkResult result = walk(make_options(backend, set.roots, strategy));
-                expect_no_problems(result, where);
-                cr_expect_eq(count_errors(result), 0u, "%s: errors: %s", where.c_str(),
-                             error_summary(result).c_str());
-                std::vector<std::string> got = walk_records(result);
+                std::string where =
+                    test::describe(backend, strategy) + " roots " + set.roots.front();
+                WalkResult result = test::walk(test::make_options(backend, set.roots, strategy));
+                test::expect_no_problems(result, where);
+                cr_expect_eq(test::count_errors(result), 0u, "%s: errors: %s", where.c_str(),
+                             test::error_summary(result).c_str());
+                std::vector<std::string> got = test::walk_records(result);
                 cr_expect(got == want, "%s: differs from find: %s", where.c_str(),
-                          first_difference(want, got).c_str());
+                          test::first_difference(want, got).c_str());
             }
         }
     }
@@ -443,11 +203,12 @@ void make_irregular_tree(test::TempTree& tree) {
 Test(walker, bfs_reports_depths_in_nondecreasing_order) {
     test::TempTree tree;
     make_irregular_tree(tree);
-    for (const WalkBackend& backend : usable_backends()) {
-        std::string where = describe(backend, Strategy::bfs);
-        WalkResult result = walk(make_options(backend, {tree.path("o")}, Strategy::bfs));
-        cr_expect_eq(count_errors(result), 0u, "%s: errors: %s", where.c_str(),
-                     error_summary(result).c_str());
+    for (const WalkBackend& backend : test::usable_backends()) {
+        std::string where = test::describe(backend, Strategy::bfs);
+        WalkResult result =
+            test::walk(test::make_options(backend, {tree.path("o")}, Strategy::bfs));
+        cr_expect_eq(test::count_errors(result), 0u, "%s: errors: %s", where.c_str(),
+                     test::error_summary(result).c_str());
         cr_expect(result.entries.size() > 200, "%s: only %zu entries", where.c_str(),
                   result.entries.size());
         for (std::size_t i = 1; i < result.entries.size(); ++i) {
@@ -463,11 +224,12 @@ Test(walker, bfs_reports_depths_in_nondecreasing_order) {
 Test(walker, dfs_reports_parents_first_and_each_subtree_contiguously) {
     test::TempTree tree;
     make_irregular_tree(tree);
-    for (const WalkBackend& backend : usable_backends()) {
-        std::string where = describe(backend, Strategy::dfs);
-        WalkResult result = walk(make_options(backend, {tree.path("o")}, Strategy::dfs));
-        cr_expect_eq(count_errors(result), 0u, "%s: errors: %s", where.c_str(),
-                     error_summary(result).c_str());
+    for (const WalkBackend& backend : test::usable_backends()) {
+        std::string where = test::describe(backend, Strategy::dfs);
+        WalkResult result =
+            test::walk(test::make_options(backend, {tree.path("o")}, Strategy::dfs));
+        cr_expect_eq(test::count_errors(result), 0u, "%s: errors: %s", where.c_str(),
+                     test::error_summary(result).c_str());
         std::map<std::string, std::size_t> index;
         for (std::size_t i = 0; i < result.entries.size(); ++i) {
             const Seen& seen = result.entries[i];
@@ -520,15 +282,15 @@ Test(walker, max_depth_and_min_depth_bound_what_is_reported_and_opened) {
         }
         return total;
     };
-    for (const WalkBackend& backend : usable_backends()) {
+    for (const WalkBackend& backend : test::usable_backends()) {
         for (Strategy strategy : both_strategies) {
             for (const Bounds& b : bounds) {
-                std::string where = describe(backend, strategy) + " mindepth " +
+                std::string where = test::describe(backend, strategy) + " mindepth " +
                                     std::to_string(b.min_depth) + " maxdepth " +
                                     std::to_string(b.max_depth);
-                WalkResult result =
-                    walk(make_options(backend, {tree.path("u")}, strategy, b.min_depth, b.max_depth));
-                expect_no_problems(result, where);
+                WalkResult result = test::walk(test::make_options(
+                    backend, {tree.path("u")}, strategy, b.min_depth, b.max_depth));
+                test::expect_no_problems(result, where);
                 std::vector<std::size_t> at_depth(counts.at_depth.size(), 0);
                 for (const Seen& seen : result.entries) {
                     cr_assert(seen.depth >= b.min_depth && seen.depth <= b.max_depth,
@@ -576,11 +338,12 @@ Test(walker, pruned_directory_is_reported_but_never_entered) {
         }
     }
     cr_assert(want.size() < counts.entries && want.size() > counts.entries / 3);
-    for (const WalkBackend& backend : usable_backends()) {
+    for (const WalkBackend& backend : test::usable_backends()) {
         for (Strategy strategy : both_strategies) {
-            std::string where = describe(backend, strategy);
-            WalkResult result = walk(make_options(backend, {tree.path("u")}, strategy),
-                                     [](const Seen& seen) { return seen.name == "d1"; });
+            std::string where = test::describe(backend, strategy);
+            WalkResult result =
+                test::walk(test::make_options(backend, {tree.path("u")}, strategy),
+                           [](const Seen& seen) { return seen.name == "d1"; });
             std::set<std::string> got;
             for (const Seen& seen : result.entries) {
                 cr_expect(got.insert(seen.path).second, "%s: %s twice", where.c_str(),
@@ -594,14 +357,15 @@ Test(walker, pruned_directory_is_reported_but_never_entered) {
                          want_directories);
 
             // Pruning the starting point leaves only the starting point.
-            WalkResult root_only = walk(make_options(backend, {tree.path("u")}, strategy),
-                                        [](const Seen&) { return true; });
+            WalkResult root_only =
+                test::walk(test::make_options(backend, {tree.path("u")}, strategy),
+                           [](const Seen&) { return true; });
             cr_expect_eq(root_only.entries.size(), 1u, "%s: pruned root gave %zu entries",
                          where.c_str(), root_only.entries.size());
 
             // Pruning files is harmless.
-            WalkResult files_pruned = walk(
-                make_options(backend, {tree.path("u")}, strategy),
+            WalkResult files_pruned = test::walk(
+                test::make_options(backend, {tree.path("u")}, strategy),
                 [](const Seen& seen) { return seen.type != EntryType::directory; });
             cr_expect_eq(files_pruned.entries.size(), counts.entries,
                          "%s: pruning files lost entries", where.c_str());
@@ -628,43 +392,21 @@ Test(walker, stop_with_thousands_of_directories_queued_returns_promptly) {
     // Stop early (the top directory half read, nothing queued yet), or once
     // every subdirectory is queued and a few have been entered.
     const std::size_t stop_points[] = {5, 1 + subdirs + 4};
-    for (const WalkBackend& backend : usable_backends()) {
+    for (const WalkBackend& backend : test::usable_backends()) {
         for (Strategy strategy : both_strategies) {
             for (std::size_t stop_after : stop_points) {
-                std::string where = describe(backend, strategy) + " stop after " +
+                std::string where = test::describe(backend, strategy) + " stop after " +
                                     std::to_string(stop_after);
                 std::size_t fds_before = test::count_open_fds();
                 auto walker = std::make_unique<Walker>(
-                    make_options(backend, {tree.path("wide")}, strategy));
-                std::size_t seen = 0;
-                while (seen < stop_after && walker->next()) {
-                    ++seen;
-                }
-                cr_assert_eq(seen, stop_after, "%s: the walk ended after %zu entries",
-                             where.c_str(), seen);
-                auto start = std::chrono::steady_clock::now();
-                walker->stop();
-                auto took = std::chrono::duration_cast<std::chrono::microseconds>(
-                    std::chrono::steady_clock::now() - start);
-                cr_log_info("%s: stop() took %lld us", where.c_str(),
-                            static_cast<long long>(took.count()));
-                cr_expect(took < std::chrono::milliseconds(250), "%s: stop() took %lld us",
-                          where.c_str(), static_cast<long long>(took.count()));
+                    test::make_options(backend, {tree.path("wide")}, strategy));
+                test::stop_after(*walker, stop_after, std::chrono::milliseconds(250), where);
                 for (int i = 0; i < 3; ++i) {
                     cr_expect(walker->next() == nullptr, "%s: next() after stop() gave an entry",
                               where.c_str());
                 }
                 walker->stop();  // a second stop is harmless
-                // The rings of the io_uring workers may stay open until the
-                // walker goes; no directory descriptor may.
-                std::size_t fds_stopped = test::count_open_fds();
-                std::size_t rings = backend.kind == ioq::BackendKind::uring ? backend.workers : 0;
-                cr_expect(fds_stopped <= fds_before + rings,
-                          "%s: %zu descriptors open after stop(), %zu before the walk",
-                          where.c_str(), fds_stopped, fds_before);
-                walker.reset();
-                cr_expect_eq(test::count_open_fds(), fds_before,
-                             "%s: descriptors leaked after the walker went", where.c_str());
+                test::expect_descriptors_released(walker, backend, fds_before, where);
             }
         }
     }
@@ -712,12 +454,12 @@ Test(walker, missing_root_is_reported_and_the_next_root_is_walked) {
         tree.path("missing"), tree.path("sub"), tree.path("sub/missing/x"),
         tree.path("file"), tree.path("file/"), tree.path("sub/b"),
     };
-    std::vector<std::string> want = find_records(roots, "/");
-    for (const WalkBackend& backend : usable_backends()) {
+    std::vector<std::string> want = test::find_records(roots, "/");
+    for (const WalkBackend& backend : test::usable_backends()) {
         for (Strategy strategy : both_strategies) {
-            std::string where = describe(backend, strategy);
-            WalkResult result = walk(make_options(backend, roots, strategy));
-            expect_no_problems(result, where);
+            std::string where = test::describe(backend, strategy);
+            WalkResult result = test::walk(test::make_options(backend, roots, strategy));
+            test::expect_no_problems(result, where);
             cr_assert(result.entries.size() >= 3);
             const Seen& first = result.entries.front();
             cr_expect(first.error == ENOENT && first.path == roots[0] && first.depth == 0,
@@ -732,7 +474,7 @@ Test(walker, missing_root_is_reported_and_the_next_root_is_walked) {
             std::map<std::string, int> want_errors = {
                 {roots[0], ENOENT}, {roots[2], ENOENT}, {roots[4], ENOTDIR}};
             cr_expect(errors == want_errors, "%s: errors: %s", where.c_str(),
-                      error_summary(result).c_str());
+                      test::error_summary(result).c_str());
             // Roots in the order given, each one's walk complete before the next.
             std::size_t root_index = 0;
             for (const Seen& seen : result.entries) {
@@ -747,9 +489,9 @@ Test(walker, missing_root_is_reported_and_the_next_root_is_walked) {
                 }
             }
             cr_expect_eq(root_index, roots.size());
-            std::vector<std::string> got = walk_records(result);
+            std::vector<std::string> got = test::walk_records(result);
             cr_expect(got == want, "%s: differs from find: %s", where.c_str(),
-                      first_difference(want, got).c_str());
+                      test::first_difference(want, got).c_str());
             cr_expect_eq(result.stats.errors, 3u);
             cr_expect_eq(result.stats.entries, result.entries.size() - 3);
         }
@@ -763,10 +505,10 @@ namespace {
 // when the test runs as root, so it reports by text rather than asserting.
 std::string check_unreadable(const std::string& top, bool expect_denied) {
     std::string problems;
-    for (const WalkBackend& backend : usable_backends()) {
+    for (const WalkBackend& backend : test::usable_backends()) {
         for (Strategy strategy : both_strategies) {
-            std::string where = describe(backend, strategy) + ": ";
-            WalkResult result = walk(make_options(backend, {top}, strategy));
+            std::string where = test::describe(backend, strategy) + ": ";
+            WalkResult result = test::walk(test::make_options(backend, {top}, strategy));
             bool locked_reported = false, denied = false, sibling_seen = false;
             std::size_t inside = 0, other_errors = 0;
             for (const Seen& seen : result.entries) {
@@ -787,7 +529,7 @@ std::string check_unreadable(const std::string& top, bool expect_denied) {
                 problems += where + "the walk did not go on to open/f; ";
             }
             if (other_errors) {
-                problems += where + "unexpected errors: " + error_summary(result) + "; ";
+                problems += where + "unexpected errors: " + test::error_summary(result) + "; ";
             }
             if (expect_denied) {
                 if (!denied) {
@@ -827,41 +569,21 @@ Test(walker, unreadable_directory_reports_eacces_and_the_walk_goes_on) {
     // root for nobody, which the tree is handed to first.
     constexpr uid_t nobody = 65534;
     tree.chown_all(nobody, nobody);
-    int pipe_fds[2];
-    cr_assert_eq(::pipe2(pipe_fds, O_CLOEXEC), 0);
-    pid_t child = ::fork();
-    cr_assert(child >= 0);
-    if (child == 0) {
-        ::close(pipe_fds[0]);
-        if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
-            ::_exit(77);
-        }
-        std::string problems = check_unreadable(tree.path("t"), true);
-        std::size_t done = 0;
-        while (done < problems.size()) {
-            ssize_t n = ::write(pipe_fds[1], problems.data() + done, problems.size() - done);
-            if (n <= 0) {
-                break;
+    const std::string not_dropped = "could not drop root privileges";
+    test::ChildResult child = test::run_in_child(
+        [&]() -> std::string {
+            if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
+                return not_dropped;
             }
-            done += static_cast<std::size_t>(n);
-        }
-        ::_exit(0);
-    }
-    ::close(pipe_fds[1]);
-    std::string problems;
-    char buffer[4096];
-    for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;) {
-        problems.append(buffer, static_cast<std::size_t>(n));
-    }
-    ::close(pipe_fds[0]);
-    int status = 0;
-    cr_assert_eq(::waitpid(child, &status, 0), child);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+            return check_unreadable(tree.path("t"), true);
+        },
+        std::chrono::seconds(60));
+    if (child.finished && child.output == not_dropped) {
         cr_log_warn("could not drop root privileges: the EACCES part was not run");
         return;
     }
-    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the unprivileged child died");
-    cr_expect(problems.empty(), "as nobody: %s", problems.c_str());
+    cr_expect(child.finished, "the unprivileged child died: %s", child.problem.c_str());
+    cr_expect(child.output.empty(), "as nobody: %s", child.output.c_str());
 }
 
 // --------------------------------------------------------------------------
@@ -888,10 +610,10 @@ Test(walker, types_come_from_d_type_without_statx_and_stat_matches_lstat) {
         {"to_dir", EntryType::symlink},  {"dangling", EntryType::symlink},
         {"fifo", EntryType::fifo},       {"sock", EntryType::socket},
     };
-    for (const WalkBackend& backend : usable_backends()) {
+    for (const WalkBackend& backend : test::usable_backends()) {
         for (Strategy strategy : both_strategies) {
-            std::string where = describe(backend, strategy);
-            Walker walker(make_options(backend, {tree.path("k")}, strategy));
+            std::string where = test::describe(backend, strategy);
+            Walker walker(test::make_options(backend, {tree.path("k")}, strategy));
             std::size_t seen = 0;
             std::uint64_t my_stats = 0;
             while (const ioq::walk::Entry* entry = walker.next()) {
@@ -930,8 +652,8 @@ Test(walker, types_come_from_d_type_without_statx_and_stat_matches_lstat) {
 
 Test(walker, stat_of_an_error_entry_returns_its_error) {
     test::TempTree tree;
-    for (const WalkBackend& backend : usable_backends()) {
-        Walker walker(make_options(backend, {tree.path("missing")}, Strategy::bfs));
+    for (const WalkBackend& backend : test::usable_backends()) {
+        Walker walker(test::make_options(backend, {tree.path("missing")}, Strategy::bfs));
         const ioq::walk::Entry* entry = walker.next();
         cr_assert(entry && entry->error == ENOENT);
         struct statx buf;
@@ -947,7 +669,7 @@ Test(walker, tiny_queues_are_never_overfilled) {
     test::TempTree tree;
     test::UniformCounts counts = tree.make_uniform("u", 6, 3, 1);
     for (std::size_t capacity : {2u, 3u, 4u}) {
-        for (const WalkBackend& backend : usable_backends()) {
+        for (const WalkBackend& backend : test::usable_backends()) {
             if (backend.kind == ioq::BackendKind::inline_calls) {
                 continue;
             }
@@ -955,15 +677,16 @@ Test(walker, tiny_queues_are_never_overfilled) {
                 WalkBackend small = backend;
                 small.capacity = capacity;
                 small.read_ahead = 64;  // the walker must cut it down itself
-                std::string where = describe(backend, strategy) + " capacity " +
+                std::string where = test::describe(backend, strategy) + " capacity " +
                                     std::to_string(capacity);
                 // Logged first: an overflow aborts the test process.
                 cr_log_info("walking with %s", where.c_str());
-                WalkResult result = walk(make_options(small, {tree.path("u")}, strategy));
+                WalkResult result =
+                    test::walk(test::make_options(small, {tree.path("u")}, strategy));
                 cr_expect_eq(result.entries.size(), counts.entries, "%s: %zu entries",
                              where.c_str(), result.entries.size());
-                cr_expect_eq(count_errors(result), 0u, "%s: errors: %s", where.c_str(),
-                             error_summary(result).c_str());
+                cr_expect_eq(test::count_errors(result), 0u, "%s: errors: %s", where.c_str(),
+                             test::error_summary(result).c_str());
             }
         }
     }
@@ -1001,18 +724,18 @@ std::vector<std::string> make_long_branches(test::TempTree& tree, int branches) 
 
 void expect_same_as_find(const std::vector<std::string>& roots, const std::string& label,
                          std::size_t entries) {
-    std::vector<std::string> want = find_records(roots, "/");
+    std::vector<std::string> want = test::find_records(roots, "/");
     cr_assert_eq(want.size(), entries, "find listed %zu entries, the tree has %zu", want.size(),
                  entries);
-    for (const WalkBackend& backend : usable_backends()) {
+    for (const WalkBackend& backend : test::usable_backends()) {
         for (Strategy strategy : both_strategies) {
-            std::string where = label + " " + describe(backend, strategy);
-            WalkResult result = walk(make_options(backend, roots, strategy));
-            cr_expect_eq(count_errors(result), 0u, "%s: %zu errors: %s", where.c_str(),
-                         count_errors(result), error_summary(result).c_str());
-            std::vector<std::string> got = walk_records(result);
+            std::string where = label + " " + test::describe(backend, strategy);
+            WalkResult result = test::walk(test::make_options(backend, roots, strategy));
+            cr_expect_eq(test::count_errors(result), 0u, "%s: %zu errors: %s", where.c_str(),
+                         test::count_errors(result), test::error_summary(result).c_str());
+            std::vector<std::string> got = test::walk_records(result);
             cr_expect(got == want, "%s: differs from find: %s", where.c_str(),
-                      first_difference(want, got).c_str());
+                      test::first_difference(want, got).c_str());
         }
     }
 }
