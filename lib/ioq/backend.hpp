@@ -47,6 +47,14 @@ public:
         return 0;
     }
 
+    // Runs this one request on the calling thread if no worker has started
+    // it yet; true if so (it is then finished and will not come back from
+    // reap()).  For a caller about to wait for exactly that request.
+    virtual bool run_here(Request* request) {
+        (void)request;
+        return false;
+    }
+
     // Finishes every request that no worker has started with -ECANCELED; they
     // still come back from reap(), so their owner can release them uniformly.
     virtual void cancel_pending() = 0;

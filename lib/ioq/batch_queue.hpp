@@ -79,6 +79,22 @@ public:
         return taken;
     }
 
+    // Removes one given item if it is still queued; false if a consumer took
+    // it already.  Linear in what is queued, which the capacity bounds.
+    bool remove(const T& item) {
+        std::lock_guard lock(mutex_);
+        for (std::size_t i = 0; i < count_; ++i) {
+            if (slots_[(head_ + i) % slots_.size()] == item) {
+                for (std::size_t j = i; j + 1 < count_; ++j) {
+                    slots_[(head_ + j) % slots_.size()] = slots_[(head_ + j + 1) % slots_.size()];
+                }
+                --count_;
+                return true;
+            }
+        }
+        return false;
+    }
+
     // Wakes every sleeper; pop() then drains what is left and returns 0.
     void close() {
         {

@@ -92,6 +92,16 @@ std::size_t IoQueue::reap(std::span<Request*> out, bool wait) {
     return taken;
 }
 
+bool IoQueue::run_here(Request* request) {
+    if (!pool_ || !pool_->run_here(request)) {
+        return false;
+    }
+    --outstanding_;
+    --outstanding_in_pool_;
+    ++ran_here_;
+    return true;
+}
+
 void IoQueue::cancel_pending() {
     if (pool_) {
         pool_->cancel_pending();

@@ -51,6 +51,12 @@ public:
     // Runs one request now on the calling thread, outside the queue.
     static void run_now(Request& request) { run_blocking(request); }
 
+    // Runs a request the caller is about to wait for on the calling thread,
+    // if no worker has started it: true if so, and it is then finished (it
+    // does not come back from reap()).  Depth-first walks need the directory
+    // they just queued at once; taking it back beats waking a worker for it.
+    bool run_here(Request* request);
+
     // Cancels what no worker has started; cancelled requests still come back
     // from reap() with -ECANCELED.
     void cancel_pending();

@@ -54,6 +54,14 @@ std::size_t WorkerPool::run_pending_here(std::span<Request*> out) {
     return n;
 }
 
+bool WorkerPool::run_here(Request* request) {
+    if (!requests_.remove(request)) {
+        return false;
+    }
+    run_blocking(*request);
+    return true;
+}
+
 void WorkerPool::cancel_pending() {
     Request* batch[64];
     while (std::size_t n = requests_.pop(batch, false)) {

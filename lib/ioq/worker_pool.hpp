@@ -28,6 +28,7 @@ public:
     std::size_t reap(std::span<Request*> out, bool wait) override;
     void cancel_pending() override;
     std::size_t run_pending_here(std::span<Request*> out) override;
+    bool run_here(Request* request) override;
 
 protected:
     // Starts the workers; a subclass calls it once its own state is ready.

@@ -447,7 +447,9 @@ DirNode* Walker::take_next_directory() {
         }
         if (head->state != DirNode::State::queued) {  // queued again after EMFILE
             flush_submissions();  // about to wait: the workers must have it all
-            reap(true);
+            if (!run_here(head)) {
+                reap(true);
+            }
         }
     }
 }
@@ -646,8 +648,20 @@ void Walker::wait_for(DirNode* node) {
         ++stats_.waits;
     }
     while (node->state == DirNode::State::opening || node->state == DirNode::State::reading) {
-        reap(true);
+        if (!run_here(node)) {
+            reap(true);
+        }
     }
+}
+
+bool Walker::run_here(DirNode* node) {
+    // The very request waited for, if no worker has it yet: cheaper than
+    // waking one for it, and than running some other request meanwhile.
+    if (!queue_.run_here(&node->request)) {
+        return false;
+    }
+    complete(&node->request);
+    return true;
 }
 
 void Walker::reap(bool wait) {

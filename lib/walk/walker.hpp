@@ -120,6 +120,7 @@ private:
     void flush_submissions();
     void wait_for(DirNode* node);
     void reap(bool wait);
+    bool run_here(DirNode* node);
     void complete(Request* request);
     void release_fd_if_unused(DirNode* node);
     void drop_buffer(DirNode* node);
