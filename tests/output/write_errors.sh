@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Output failures, against GNU find: a full disk on stdout or on -fprint's
+# file, a closed stdout, and a reader that goes away (`| head -1`).  ufind
+# must say so on stderr and exit 1 as find does, or, for the closed pipe,
+# end at once by SIGPIPE without a message, as find does.
+#
+#   write_errors.sh UFIND
+set -uo pipefail
+ufind=$1
+tree=$(mktemp -d /tmp/ufind-write-XXXXXX)
+trap 'rm -rf "$tree"' EXIT
+mkdir -p "$tree/a/b"
+for i in $(seq 1 2000); do : > "$tree/a/file$i"; done
+
+passed=0
+failed=0
+check() {  # name, want status, got status, want stderr (empty|message), stderr text
+    local name=$1 want=$2 got=$3 kind=$4 err=$5
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL $name: exit status $got, want $want" >&2
+        failed=$((failed + 1))
+    elif [ "$kind" = message ] && [ -z "$err" ]; then
+        echo "FAIL $name: nothing on stderr" >&2
+        failed=$((failed + 1))
+    elif [ "$kind" = empty ] && [ -n "$err" ]; then
+        echo "FAIL $name: unexpected stderr: $err" >&2
+        failed=$((failed + 1))
+    else
+        passed=$((passed + 1))
+    fi
+}
+
+for program in find "$ufind"; do
+    label=$(basename "$program")
+    err=$("$program" "$tree" 2>&1 >/dev/full); status=$?
+    check "$label stdout on a full disk" 1 "$status" message "$err"
+    err=$("$program" "$tree" -fprint /dev/full 2>&1 >/dev/null); status=$?
+    check "$label -fprint to a full disk" 1 "$status" message "$err"
+    err=$("$program" "$tree" 2>&1 >&-); status=$?
+    check "$label closed stdout" 1 "$status" message "$err"
+    # The reader exits after one line: the writer dies of SIGPIPE (141)
+    # quietly, and quickly (a bounded wait catches a hang).
+    err=$( { timeout 20 "$program" "$tree" 2>&3 | head -1 >/dev/null; } 3>&1; exit "${PIPESTATUS[0]}" ); status=$?
+    check "$label reader gone" 141 "$status" empty "$err"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
