@@ -65,7 +65,7 @@ void print_stats(const ioq::Walk& walk) {
     ioq_walk_stats stats = walk.stats();
     std::fprintf(stderr,
                  "ufind: stats: backend=%s workers_started=%d entries=%llu directories=%llu "
-                 "errors=%llu statx=%llu waits=%llu ran_here=%llu sleeps=%llu\n",
+                 "errors=%llu statx=%llu waits=%llu ran_here=%llu sleeps=%llu wait_ms=%.1f\n",
                  ioq_backend_name(stats.backend), stats.workers_started,
                  static_cast<unsigned long long>(stats.entries),
                  static_cast<unsigned long long>(stats.directories),
@@ -73,7 +73,8 @@ void print_stats(const ioq::Walk& walk) {
                  static_cast<unsigned long long>(stats.stats),
                  static_cast<unsigned long long>(stats.waits),
                  static_cast<unsigned long long>(stats.ran_here),
-                 static_cast<unsigned long long>(stats.sleeps));
+                 static_cast<unsigned long long>(stats.sleeps),
+                 static_cast<double>(stats.wait_ns) / 1e6);
 }
 
 void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {

@@ -81,11 +81,12 @@ int main(int argc, char** argv) {
     }
     double total_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     double wait_ms = std::chrono::duration<double, std::milli>(waiting).count();
+    ioq_walk_stats stats = walk.stats();
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     std::printf("read_ahead=%ld entries=%ld total_ms=%.1f waiting_ms=%.1f waiting_share=%.2f%% "
-                "peak_rss_kib=%ld\n",
+                "peak_rss_kib=%ld walk_wait_ms=%.1f\n",
                 read_ahead, entries, total_ms, wait_ms, 100.0 * wait_ms / total_ms,
-                usage.ru_maxrss);
+                usage.ru_maxrss, static_cast<double>(stats.wait_ns) / 1e6);
     return 0;
 }

@@ -159,6 +159,7 @@ void ioq_walk_get_stats(const ioq_walk* walk, struct ioq_walk_stats* stats) {
     stats->waits = s.waits;
     stats->ran_here = s.ran_here;
     stats->sleeps = s.sleeps;
+    stats->wait_ns = s.wait_ns;
     stats->backend = from_kind(s.backend);
     stats->workers_started = s.workers_started;
 }

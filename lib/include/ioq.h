@@ -147,6 +147,8 @@ struct ioq_walk_stats {
     uint64_t waits;        /* times the next directory was not ready when needed */
     uint64_t ran_here;     /* requests the caller's thread carried out while waiting */
     uint64_t sleeps;       /* times the caller's thread slept waiting for a worker */
+    uint64_t wait_ns;      /* time ioq_walk_next() spent waiting for directories (running
+                            * requests itself included), in nanoseconds */
     enum ioq_backend backend;  /* what carried out the requests */
     int workers_started;   /* whether any worker thread ran */
 };

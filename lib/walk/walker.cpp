@@ -1,6 +1,7 @@
 #include "walker.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <sys/sysmacros.h>
 
 #include <cerrno>
@@ -15,6 +16,34 @@ namespace {
 // many: one lock and wake-up per group instead of per directory, while the
 // first ones start before the directory is finished.
 constexpr std::size_t submit_batch = 8;
+
+// Adds the time from start() to its end to a counter; costs nothing unless
+// started, so the clock is read only when the walk really has to wait.
+class WaitTimer {
+public:
+    explicit WaitTimer(std::uint64_t& total) : total_(total) {}
+    WaitTimer(const WaitTimer&) = delete;
+    WaitTimer& operator=(const WaitTimer&) = delete;
+    ~WaitTimer() {
+        if (started_) {
+            total_ += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                     std::chrono::steady_clock::now() - start_)
+                                                     .count());
+        }
+    }
+    bool started() const { return started_; }
+    void start() {
+        if (!started_) {
+            started_ = true;
+            start_ = std::chrono::steady_clock::now();
+        }
+    }
+
+private:
+    std::uint64_t& total_;
+    bool started_ = false;
+    std::chrono::steady_clock::time_point start_;
+};
 
 // The last component of a starting point, as -name sees it: trailing slashes
 // do not count, and "/" stays "/".
@@ -419,7 +448,7 @@ DirNode* Walker::take_next_directory() {
     bool may_skip_head = ((options_.strategy == Strategy::bfs && !options_.strict_order) ||
                          options_.completion_order) &&
                         !options_.sort_names;
-    bool waited = false;
+    WaitTimer timer(stats_.wait_ns);
     for (;;) {
         DirNode* head = dirs_.peek(0);
         submit_read_ahead(head);
@@ -441,9 +470,9 @@ DirNode* Walker::take_next_directory() {
                 }
             }
         }
-        if (!waited) {
-            waited = true;
+        if (!timer.started()) {
             ++stats_.waits;
+            timer.start();
         }
         if (head->state != DirNode::State::queued) {  // queued again after EMFILE
             flush_submissions();  // about to wait: the workers must have it all
@@ -644,8 +673,10 @@ void Walker::flush_submissions() {
 void Walker::wait_for(DirNode* node) {
     flush_submissions();
     reap(false);
+    WaitTimer timer(stats_.wait_ns);
     if (node->state == DirNode::State::opening || node->state == DirNode::State::reading) {
         ++stats_.waits;
+        timer.start();
     }
     while (node->state == DirNode::State::opening || node->state == DirNode::State::reading) {
         if (!run_here(node)) {

@@ -56,6 +56,7 @@ struct WalkStats {
     std::uint64_t waits = 0;         // times the walk needed a directory not yet ready
     std::uint64_t ran_here = 0;      // requests the caller's thread ran while waiting
     std::uint64_t sleeps = 0;        // times the caller's thread slept
+    std::uint64_t wait_ns = 0;       // time next() spent waiting for directories
     BackendKind backend = BackendKind::inline_calls;
     bool workers_started = false;
 };
