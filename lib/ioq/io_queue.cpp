@@ -92,6 +92,26 @@ std::size_t IoQueue::reap(std::span<Request*> out, bool wait) {
     return taken;
 }
 
+int IoQueue::stat_now(int fd, const char* path, int flags, unsigned mask, struct statx& out) {
+    Request request;
+    request.op = Op::stat;
+    request.fd = fd;
+    request.path = path;
+    request.flags = flags;
+    request.statx_mask = mask;
+    request.statx_out = &out;
+    run_blocking(request);
+    return request.result;
+}
+
+int IoQueue::close_now(int fd) {
+    Request request;
+    request.op = Op::close;
+    request.fd = fd;
+    run_blocking(request);
+    return request.result;
+}
+
 bool IoQueue::run_here(Request* request) {
     if (!pool_ || !pool_->run_here(request)) {
         return false;

@@ -50,6 +50,10 @@ public:
 
     // Runs one request now on the calling thread, outside the queue.
     static void run_now(Request& request) { run_blocking(request); }
+    // The two requests the walk runs now most often, as one call each:
+    // statx (0 or -errno) and close (0 or -errno).
+    static int stat_now(int fd, const char* path, int flags, unsigned mask, struct statx& out);
+    static int close_now(int fd);
 
     // Runs a request the caller is about to wait for on the calling thread,
     // if no worker has started it: true if so, and it is then finished (it

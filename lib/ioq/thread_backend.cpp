@@ -19,15 +19,7 @@ private:
     // directories would leave the others idle behind one large directory.
     static constexpr std::size_t batch_size = 4;
 
-    void work(unsigned) override {
-        Request* batch[batch_size];
-        while (std::size_t n = pop_requests(batch, true)) {
-            for (std::size_t i = 0; i < n; ++i) {
-                run_blocking(*batch[i]);
-            }
-            push_completions(std::span(batch, n));
-        }
-    }
+    void work(unsigned) override { work_blocking(batch_size); }
 };
 
 } // namespace

@@ -65,7 +65,7 @@ private:
     void work(unsigned) override {
         io_uring ring;
         if (setup_ring(ring) < 0) {
-            work_without_ring();
+            work_blocking(pop_size);
             return;
         }
         std::vector<Request*> done;
@@ -141,16 +141,6 @@ private:
             ++count;
         }
         return count;
-    }
-
-    void work_without_ring() {
-        Request* batch[8];
-        while (std::size_t n = pop_requests(batch, true)) {
-            for (std::size_t i = 0; i < n; ++i) {
-                run_blocking(*batch[i]);
-            }
-            push_completions(std::span(batch, n));
-        }
     }
 };
 

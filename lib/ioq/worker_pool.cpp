@@ -1,6 +1,8 @@
 #include "worker_pool.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <cstdio>
 #include <cstdlib>
 
@@ -43,6 +45,17 @@ void WorkerPool::push_completions(std::span<Request* const> done) {
     if (!completions_.push(done)) {
         std::fprintf(stderr, "libioq: completion queue overflow\n");
         std::abort();
+    }
+}
+
+void WorkerPool::work_blocking(std::size_t batch) {
+    Request* taken[16];
+    batch = std::min(batch, std::size(taken));
+    while (std::size_t n = pop_requests(std::span(taken, batch), true)) {
+        for (std::size_t i = 0; i < n; ++i) {
+            run_blocking(*taken[i]);
+        }
+        push_completions(std::span(taken, n));
     }
 }
 

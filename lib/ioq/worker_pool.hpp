@@ -41,6 +41,9 @@ protected:
 
     std::size_t pop_requests(std::span<Request*> out, bool wait) { return requests_.pop(out, wait); }
     void push_completions(std::span<Request* const> done);
+    // A worker body that runs requests with blocking calls, taking at most
+    // `batch` at a time, until the queue is closed.
+    void work_blocking(std::size_t batch);
 
     unsigned worker_count() const { return worker_count_; }
 

@@ -294,27 +294,22 @@ bool Walker::visit_next_root() {
     root_name_ = root_base_name(root);
     entry_dirfd_ = AT_FDCWD;
     struct statx buf;
-    Request request;
-    request.op = Op::stat;
-    request.fd = AT_FDCWD;
-    request.path = path_.c_str();
     // -H and -L follow a starting point that is a link; a broken one is
     // reported as the link itself.
     bool follow = options_.symlinks != Symlinks::physical;
-    request.flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
-    request.statx_mask = STATX_TYPE | STATX_INO;
-    request.statx_out = &buf;
-    IoQueue::run_now(request);
-    if (follow && (request.result == -ENOENT || request.result == -ENOTDIR)) {
-        request.flags = AT_SYMLINK_NOFOLLOW;
-        IoQueue::run_now(request);
+    int flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
+    constexpr unsigned mask = STATX_TYPE | STATX_INO;
+    int result = IoQueue::stat_now(AT_FDCWD, path_.c_str(), flags, mask, buf);
+    if (follow && (result == -ENOENT || result == -ENOTDIR)) {
+        flags = AT_SYMLINK_NOFOLLOW;
+        result = IoQueue::stat_now(AT_FDCWD, path_.c_str(), flags, mask, buf);
     }
     ++stats_.stats;
-    if (request.result < 0) {
+    if (result < 0) {
         if (round_min_ > 0) {
             return false;  // reported in the first round
         }
-        report_error(root, 0, -request.result);
+        report_error(root, 0, -result);
         return true;
     }
     entry_.path = path_;
@@ -327,8 +322,8 @@ bool Walker::visit_next_root() {
     entry_ino_ = buf.stx_ino;
     // After the fallback above this is the link's own metadata, not its
     // target's: cache it under what was really asked.
-    bool followed = (request.flags & AT_SYMLINK_NOFOLLOW) == 0;
-    cache_[followed ? 1 : 0] = CachedStat{true, STATX_TYPE | STATX_INO, buf};
+    bool followed = (flags & AT_SYMLINK_NOFOLLOW) == 0;
+    cache_[followed ? 1 : 0] = CachedStat{true, mask, buf};
     bool is_dir = entry_.type == EntryType::directory;
     descend_pending_ = is_dir && depth_limit_ > 0;
     if (is_dir) {
@@ -625,11 +620,7 @@ void Walker::open_long_path(DirNode* node) {
     int temporary = -1;
     auto close_temporary = [&] {
         if (temporary >= 0) {
-            Request close;
-            close.op = Op::close;
-            close.fd = temporary;
-            IoQueue::run_now(close);
-            temporary = -1;
+            IoQueue::close_now(std::exchange(temporary, -1));
         }
     };
     while (rest.size() >= PATH_MAX) {
@@ -903,21 +894,11 @@ int Walker::reopen_current() {
     // Whatever is at that name now must be the directory that was read, or
     // the caller would get another file's metadata for an entry listed here.
     struct statx identity;
-    Request check;
-    check.op = Op::stat;
-    check.fd = current_->fd;
-    check.path = "";
-    check.flags = AT_EMPTY_PATH;
-    check.statx_mask = STATX_INO;
-    check.statx_out = &identity;
-    IoQueue::run_now(check);
-    if (check.result < 0 || identity.stx_ino != current_->ino ||
+    if (IoQueue::stat_now(current_->fd, "", AT_EMPTY_PATH, STATX_INO, identity) < 0 ||
+        identity.stx_ino != current_->ino ||
         makedev(identity.stx_dev_major, identity.stx_dev_minor) != current_->dev) {
         // Replaced since: as if its files had vanished.
-        Request close;
-        close.op = Op::close;
-        close.fd = std::exchange(current_->fd, -1);
-        IoQueue::run_now(close);
+        IoQueue::close_now(std::exchange(current_->fd, -1));
         fds_.release();
         return -ENOENT;
     }
@@ -932,16 +913,10 @@ int Walker::raw_stat(unsigned mask, bool follow, struct statx& out) {
         }
         entry_dirfd_ = fd;
     }
-    Request request;
-    request.op = Op::stat;
-    request.fd = entry_dirfd_;
-    request.path = entry_dirfd_ == AT_FDCWD ? path_.c_str() : entry_.name.data();
-    request.flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
-    request.statx_mask = mask;
-    request.statx_out = &out;
-    IoQueue::run_now(request);
     ++stats_.stats;
-    return request.result;
+    return IoQueue::stat_now(entry_dirfd_,
+                             entry_dirfd_ == AT_FDCWD ? path_.c_str() : entry_.name.data(),
+                             follow ? 0 : AT_SYMLINK_NOFOLLOW, mask, out);
 }
 
 void Walker::end_of_walk() {
