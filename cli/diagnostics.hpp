@@ -3,8 +3,21 @@
 // Messages follow GNU find's wording so that scripts grepping for them and
 // people used to them are not surprised; only the program name differs.
 // Any error, fatal or not, makes the exit status 1, as in find.
+//
+// Errors in the command line also show where they are, as a compiler does:
+//
+//   ufind: unknown predicate `-nmae'
+//     ufind . -nmae '*.c'
+//             ^~~~~ did you mean `-name'?
+//
+// The parser records which argument it is reading (set_usage_position), so
+// that an error raised deep inside one primary's own parser still points at
+// the right word.  On a terminal the program name, "warning:" and the caret
+// are colored (unless NO_COLOR is set or -nocolor given).
 #pragma once
 
+#include <span>
+#include <string>
 #include <string_view>
 
 namespace ufind {
@@ -27,6 +40,15 @@ void mark_failed();
 // 0 if nothing was reported as an error, else 1.
 int exit_status();
 
+// How many errors report_path_error() reported with each errno value (for
+// --stats); indexes past the array's end were counted in its last slot.
+std::span<const unsigned> path_errors_by_errno();
+
+// Whether stderr is a terminal that may be colored; set_stderr_colors(false)
+// for -nocolor.
+bool stderr_colors();
+void set_stderr_colors(bool enabled);
+
 // Thrown by the parser, caught in main: a command line that cannot run.  The
 // message has been printed already.
 struct UsageError {};
@@ -36,8 +58,20 @@ struct EarlyExit {
     int status;
 };
 
-// Reports message as an error and throws UsageError: for the parser and the
-// parse functions of every primary family.
-[[noreturn]] void fail_usage(std::string_view message);
+// The command line being parsed and the argument being read, for the caret
+// under usage errors.  clear_usage_position() once parsing is over.
+void set_usage_position(std::span<const std::string> args, std::size_t index);
+void clear_usage_position();
+
+// Reports message as an error, shows the argument being read with a caret
+// under it and hint after it (if any), and throws UsageError: for the parser
+// and the parse functions of every primary family.
+[[noreturn]] void fail_usage(std::string_view message, std::string_view hint = {});
+
+// The command line shown as a shell would need it typed, with a caret line
+// under args[index]: the two lines under a usage error, without colors.
+// Exposed for the tests.
+std::string usage_excerpt(std::span<const std::string> args, std::size_t index,
+                          std::string_view hint, bool colors);
 
 } // namespace ufind

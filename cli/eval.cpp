@@ -96,7 +96,13 @@ bool evaluate(const Expr& expr, EvalContext& context) {
     case ExprKind::test_xtype:
         return (expr.type_mask >> other_type(context)) & 1u;
     case ExprKind::act_print:
-        context.out.write(context.entry->path());
+        if (context.display) {
+            context.line.clear();
+            context.display->append_path(context.line, context);
+            context.out.write(context.line);
+        } else {
+            context.out.write(context.entry->path());
+        }
         context.out.put('\n');
         return true;
     case ExprKind::act_print0:

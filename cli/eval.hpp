@@ -14,6 +14,7 @@
 #include "expr.hpp"
 #include "output.hpp"
 #include "output_files.hpp"
+#include "path_display.hpp"
 
 #include <ioq.hpp>
 
@@ -21,6 +22,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <string>
 #include <string_view>
 
 namespace ufind {
@@ -38,6 +40,9 @@ struct EvalContext {
     unsigned stat_mask = STATX_TYPE;  // what stat() asks for
     struct timespec start_time {};    // when the run started (-ls tells recent dates by it)
     bool quit = false;  // -quit ran: stop evaluating, end the walk
+    // How -print shows paths on standard output; null: the bytes as they are.
+    const PathDisplay* display = nullptr;
+    std::string line;   // reused: a displayed path
 
     // Forgets the previous entry's metadata.
     void begin_entry(const ioq::Entry& next) {

@@ -4,8 +4,12 @@
 // buffered output.  The walk is reached only through libioq's public API.
 #include "diagnostics.hpp"
 #include "eval.hpp"
+#include "ls_colors.hpp"
 #include "output.hpp"
 #include "parse.hpp"
+#include "path_display.hpp"
+#include "status_line.hpp"
+#include "walk_report.hpp"
 
 #include <ioq.hpp>
 
@@ -14,7 +18,8 @@
 #include <fcntl.h>
 
 #include <cerrno>
-#include <cstdio>
+#include <clocale>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -61,22 +66,6 @@ bool read_files0_from(const std::string& source, std::vector<std::string>& roots
     return true;
 }
 
-void print_stats(const ioq::Walk& walk) {
-    ioq_walk_stats stats = walk.stats();
-    std::fprintf(stderr,
-                 "ufind: stats: backend=%s workers_started=%d entries=%llu directories=%llu "
-                 "errors=%llu statx=%llu waits=%llu ran_here=%llu sleeps=%llu wait_ms=%.1f\n",
-                 ioq_backend_name(stats.backend), stats.workers_started,
-                 static_cast<unsigned long long>(stats.entries),
-                 static_cast<unsigned long long>(stats.directories),
-                 static_cast<unsigned long long>(stats.errors),
-                 static_cast<unsigned long long>(stats.stats),
-                 static_cast<unsigned long long>(stats.waits),
-                 static_cast<unsigned long long>(stats.ran_here),
-                 static_cast<unsigned long long>(stats.sleeps),
-                 static_cast<double>(stats.wait_ns) / 1e6);
-}
-
 void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {
     if (entry.loop_ancestor()) {
         ufind::report_error("File system loop detected; '" + std::string(entry.path()) +
@@ -92,7 +81,24 @@ void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {
     ufind::report_path_error(entry.path(), entry.error());
 }
 
-int run(ufind::Command& command) {
+// How -print shows paths: null when as raw bytes (a pipe or a file).
+std::unique_ptr<ufind::PathDisplay> make_display(const ufind::Command& command) {
+    using ColorMode = ufind::Command::ColorMode;
+    bool colors = command.color == ColorMode::always ||
+                  (command.color == ColorMode::automatic && ufind::colors_wanted_by_default());
+    bool escape = ::isatty(STDOUT_FILENO) == 1;
+    if (!colors && !escape) {
+        return nullptr;
+    }
+    std::unique_ptr<ufind::LsColors> ls_colors;
+    if (colors) {
+        const char* spec = std::getenv("LS_COLORS");
+        ls_colors = std::make_unique<ufind::LsColors>(spec ? spec : "");
+    }
+    return std::make_unique<ufind::PathDisplay>(escape, std::move(ls_colors));
+}
+
+int run(ufind::Command& command, ufind::PhaseTimes& times) {
     ioq_walk_options options = ioq::Walk::defaults();
     options.strategy = command.strategy;
     options.min_depth = command.min_depth;
@@ -126,10 +132,15 @@ int run(ufind::Command& command) {
     }
 
     ufind::EvalContext context(walk, *command.outputs);
+    std::unique_ptr<ufind::PathDisplay> display = make_display(command);
+    context.display = display.get();
+    ufind::StatusLine status(command.status && ::isatty(STDERR_FILENO) == 1,
+                             command.outputs->standard());
     context.symlinks = command.symlinks;
     context.stat_mask |= command.stat_mask;
     context.start_time = command.start_time;
     while (const ioq::Entry* entry = walk.next()) {
+        status.on_entry(*entry);
         if (entry->error()) {
             report_walk_error(command, *entry);
             continue;
@@ -142,13 +153,16 @@ int run(ufind::Command& command) {
             break;
         }
     }
+    times.walked = ufind::monotonic_ns();
+    status.finish();
     // Pending -exec ... {} + batches run even after -quit, as in find.
     context.entry = nullptr;
     ufind::for_each_primary(*command.expr,
                             [&](ufind::Primary& primary) { primary.finish(context); });
     command.outputs->flush_all();
+    times.finished = ufind::monotonic_ns();
     if (command.debug_stats) {
-        print_stats(walk);
+        ufind::print_walk_report(walk, times);
     }
     return ufind::exit_status();
 }
@@ -156,10 +170,16 @@ int run(ufind::Command& command) {
 } // namespace
 
 int main(int argc, char** argv) {
+    ufind::PhaseTimes times;
+    times.start = ufind::monotonic_ns();
+    // The user's locale, as find: -name '?' matches one character of a
+    // UTF-8 name, and a terminal is shown the characters it can print.
+    std::setlocale(LC_ALL, "");
     std::vector<std::string> args(argv + 1, argv + argc);
     try {
         ufind::Command command = ufind::parse_command_line(args);
-        return run(command);
+        times.parsed = ufind::monotonic_ns();
+        return run(command, times);
     } catch (const ufind::UsageError&) {
         return 1;
     } catch (const ufind::EarlyExit& early) {

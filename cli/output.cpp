@@ -11,7 +11,7 @@
 namespace ufind {
 
 Output::Output(int fd, std::size_t capacity)
-    : fd_(fd), capacity_(capacity), buffer_(capacity) {}
+    : fd_(fd), capacity_(capacity), buffer_(capacity), terminal_(::isatty(fd) == 1) {}
 
 Output::~Output() { flush(); }
 
@@ -36,6 +36,9 @@ void Output::write_slow(std::string_view text) {
 bool Output::write_all(const char* data, std::size_t size) {
     if (failed_) {
         return false;  // reported once; later output is dropped, not retried
+    }
+    if (before_write_ && size > 0) {
+        before_write_(before_write_argument_);
     }
     while (size > 0) {
         ssize_t n = ::write(fd_, data, size);

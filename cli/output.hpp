@@ -38,6 +38,15 @@ public:
         buffer_[used_++] = c;
     }
 
+    // Whether the descriptor is a terminal (names are then escaped).
+    bool terminal() const { return terminal_; }
+    // Called before each write to the descriptor: -status erases its line
+    // from a terminal shared with the output, so paths never land on it.
+    void set_before_write(void (*hook)(void*), void* argument) {
+        before_write_ = hook;
+        before_write_argument_ = argument;
+    }
+
     // Writes out everything buffered; false if writing failed (now or before).
     bool flush();
 
@@ -50,6 +59,9 @@ private:
     std::vector<char> buffer_;
     std::size_t used_ = 0;
     bool failed_ = false;
+    bool terminal_ = false;
+    void (*before_write_)(void*) = nullptr;
+    void* before_write_argument_ = nullptr;
 };
 
 } // namespace ufind

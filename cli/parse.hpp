@@ -41,7 +41,11 @@ struct Command {
     bool sort_names = false;   // -s: sorted, deterministic output
     int optimisation_level = 1;  // -O: 0 evaluates tests in the order given
     bool ignore_readdir_race = false;  // files vanishing mid-walk are not errors
-    bool debug_stats = false;  // -D stats
+    bool debug_stats = false;  // -D stats, --stats: a report on stderr at exit
+    // -color / -nocolor; automatic: when stdout is a terminal (path_display.hpp)
+    enum class ColorMode : unsigned char { automatic, always, never };
+    ColorMode color = ColorMode::automatic;
+    bool status = false;       // -status: progress on the terminal's stderr
     bool warnings = false;     // -warn/-nowarn; default: stdin is a terminal
     unsigned stat_mask = 0;    // STATX_* fields the expression reads, 0 if none
     struct timespec start_time {};  // "now" for every time test and -ls
@@ -49,8 +53,6 @@ struct Command {
     bool roots_given = false;  // starting points were on the command line
     // Destinations of -print and friends: standard output and -fprint files.
     std::unique_ptr<OutputFiles> outputs;
-    // --help or --version ran: the run is over, with status 0.
-    bool informational = false;
 };
 
 // Parses argv (without the program name).  Throws UsageError after reporting

@@ -51,6 +51,7 @@ public:
         if (at_end()) {
             fail_usage("missing argument to `" + name_ + "'");
         }
+        set_usage_position(args_, pos_);
         return args_[pos_++];
     }
     // find's message for an argument it cannot use.

@@ -1,6 +1,7 @@
 #include "print_actions.hpp"
 
 #include "eval.hpp"
+#include "terminal_text.hpp"
 
 namespace ufind {
 namespace {
@@ -9,7 +10,14 @@ class FilePrintAction final : public Primary {
 public:
     FilePrintAction(Output& output, char terminator) : output_(output), terminator_(terminator) {}
     bool evaluate(EvalContext& context) override {
-        output_.write(context.entry->path());
+        std::string_view path = context.entry->path();
+        if (terminator_ == '\n' && output_.terminal() && !is_printable(path)) {
+            // -fprint to a terminal escapes as -print does; -fprint0 never.
+            shown_.clear();
+            append_printable(shown_, path);
+            path = shown_;
+        }
+        output_.write(path);
         output_.put(terminator_);
         return true;
     }
@@ -18,6 +26,7 @@ public:
 private:
     Output& output_;
     char terminator_;
+    std::string shown_;  // reused: an escaped path
 };
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "printf.hpp"
 
+#include "terminal_text.hpp"
+
 #include "diagnostics.hpp"
 #include "eval.hpp"
 #include "fstype.hpp"
@@ -11,6 +13,7 @@
 #include <time.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 
@@ -313,13 +316,25 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
             default: spec.zero = true; break;
             }
         }
+        // A width or precision above INT_MAX makes find's printf fail with
+        // EOVERFLOW: the directive prints nothing (find also reports the
+        // error for every file and exits 1; ufind does not).
+        bool too_large = false;
+        auto add_digit = [&](int& number, char digit) {
+            int value = number < 0 ? 0 : number;
+            if (value > (INT_MAX - (digit - '0')) / 10) {
+                too_large = true;
+            } else {
+                number = value * 10 + (digit - '0');
+            }
+        };
         for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-            spec.width = (spec.width < 0 ? 0 : spec.width) * 10 + (text[i] - '0');
+            add_digit(spec.width, text[i]);
         }
         if (i < text.size() && text[i] == '.') {
             spec.precision = 0;
             for (++i; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
-                spec.precision = spec.precision * 10 + (text[i] - '0');
+                add_digit(spec.precision, text[i]);
             }
         }
         if (i >= text.size()) {
@@ -345,6 +360,9 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
             literal.append(text.substr(start, i - start));
             continue;
         }
+        if (too_large) {
+            continue;
+        }
         segment.directive_letter = letter;
         segment.text = std::string(text.substr(start, i - start));
         format.stat_mask_ |= mask_of_directive(letter);
@@ -355,7 +373,7 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
     return format;
 }
 
-void Format::render(FileFacts& facts, std::string& out) const {
+void Format::render(FileFacts& facts, std::string& out, bool terminal) const {
     const struct statx* buf = stat_mask_ ? facts.stat() : nullptr;
     if (stat_mask_ && !buf) {
         return;
@@ -371,17 +389,28 @@ void Format::render(FileFacts& facts, std::string& out) const {
         }
         const FormatSpec& spec = segment.spec;
         std::string_view path = facts.path();
+        // Names a file's owner chose: on a terminal, what it must not see
+        // becomes '?' (terminal_text.hpp); other directives print as-is.
+        auto append_name = [&](std::string_view name) {
+            if (terminal && !is_printable(name)) {
+                std::string shown;
+                append_printable(shown, name);
+                append_string(out, shown, spec);
+            } else {
+                append_string(out, name, spec);
+            }
+        };
         switch (segment.directive_letter) {
-        case 'p': append_string(out, path, spec); break;
-        case 'f': append_string(out, base_name(path), spec); break;
-        case 'h': append_string(out, dir_name(path), spec); break;
+        case 'p': append_name(path); break;
+        case 'f': append_name(base_name(path)); break;
+        case 'h': append_name(dir_name(path)); break;
         case 'H': append_string(out, facts.root(), spec); break;
         case 'P': {
             std::string_view rest = path.substr(std::min(path.size(), facts.root().size()));
             if (!rest.empty() && rest[0] == '/') {
                 rest.remove_prefix(1);
             }
-            append_string(out, facts.depth() == 0 ? std::string_view() : rest, spec);
+            append_name(facts.depth() == 0 ? std::string_view() : rest);
             break;
         }
         case 'd': append_number(out, spec, 'd', static_cast<long long>(facts.depth())); break;
@@ -432,7 +461,7 @@ void Format::render(FileFacts& facts, std::string& out) const {
             break;
         case 'l':
             facts.link_target(scratch_);
-            append_string(out, scratch_, spec);
+            append_name(scratch_);
             break;
         case 'F':
             append_string(out, filesystem_type(makedev(buf->stx_dev_major, buf->stx_dev_minor)),
@@ -511,7 +540,7 @@ public:
     bool evaluate(EvalContext& context) override {
         WalkFacts facts(context);
         line_.clear();
-        format_.render(facts, line_);
+        format_.render(facts, line_, output_.terminal());
         output_.write(line_);
         return true;
     }

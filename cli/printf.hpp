@@ -71,8 +71,9 @@ public:
     // nullopt with the message in error.
     static std::optional<Format> compile(std::string_view text, std::string& error);
 
-    // Appends the output for one file to out.
-    void render(FileFacts& facts, std::string& out) const;
+    // Appends the output for one file to out; terminal: the output is a
+    // terminal, where the names in it show non-printable characters as '?'.
+    void render(FileFacts& facts, std::string& out, bool terminal = false) const;
     // STATX_* fields the directives need.
     unsigned stat_mask() const { return stat_mask_; }
     bool needs_stat() const { return stat_mask_ != 0; }

@@ -1,0 +1,24 @@
+// Names shown on a terminal: what a file's owner chose cannot drive the
+// terminal.
+//
+// A file name may hold any byte but '/' and NUL, escape sequences included:
+// printed raw to a terminal, `touch $'\e]0;pwned\a'` retitles the window,
+// and a name with a newline looks like two files.  Like GNU find, ufind
+// shows each character that is not printable in the current locale as '?'
+// when the output is a terminal; to a pipe or a file the bytes pass
+// untouched, since scripts need the real names.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ufind {
+
+// Appends text to out with every non-printable character (control
+// characters, bytes that are not valid in the locale's encoding) as '?'.
+void append_printable(std::string& out, std::string_view text);
+
+// Whether text needs append_printable at all (the common case is no).
+bool is_printable(std::string_view text);
+
+} // namespace ufind

@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""The terminal and script interface of ufind, checked against real tools.
+
+- Colors: each name ufind colors must be byte for byte what
+  `ls --color=always -d NAME` prints for the same file and LS_COLORS
+  (setuid, setgid, executable, sticky and other-writable directories,
+  extension rules in either case, broken links, ln=target, ec, mh).
+- When colors apply: a terminal (a pseudo-terminal from script(1)) gets
+  them unless NO_COLOR or -nocolor; a pipe never does unless -color.
+- Escaping: on a terminal, names with control characters print as GNU find
+  prints them (both run under script(1)); to a pipe they pass untouched.
+- -json/-fjson: every line parses as JSON and every field agrees with
+  os.lstat/os.stat, the user and group databases and readlink, for a tree of
+  odd names (newline, quotes, backslash, invalid UTF-8, non-ASCII).
+- -status: a pseudo-terminal shows the status line and has it erased at the
+  end; a pipe gets nothing; SIGUSR1 prints one line whatever stderr is.
+- Errors point at the word with a caret and suggest the word meant;
+  warnings for contradictions; --stats counts errors by errno.
+
+Prints "N passed, M failed" last; exits 1 if anything failed.
+"""
+
+import argparse
+import base64
+import datetime
+import decimal
+import grp
+import json
+import os
+import pwd
+import re
+import shlex
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+UFIND = None
+FIND = shutil.which("find")
+LS = shutil.which("ls")
+passed = 0
+failed = 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
+
+
+def run(args, env=None, cwd=None, stdin=subprocess.DEVNULL):
+    full_env = dict(os.environ)
+    full_env.pop("NO_COLOR", None)
+    full_env.setdefault("TERM", "xterm")
+    full_env.update(env or {})
+    return subprocess.run(args, capture_output=True, env=full_env, cwd=cwd, stdin=stdin)
+
+
+def run_on_terminal(command, env=None, cwd=None):
+    """Runs a shell command line with stdout and stderr on a pseudo-terminal
+    (script(1)); returns what the terminal received, with the terminal's
+    \\r\\n turned back into \\n."""
+    full_env = dict(os.environ)
+    full_env.pop("NO_COLOR", None)
+    full_env["TERM"] = "xterm"
+    full_env.update(env or {})
+    result = subprocess.run(["script", "-qec", command, "/dev/null"], capture_output=True,
+                            env=full_env, cwd=cwd, stdin=subprocess.DEVNULL)
+    return result.stdout.replace(b"\r\n", b"\n")
+
+
+# --------------------------------------------------------------- colors
+
+def build_color_tree(root):
+    os.mkdir(root)
+    def touch(name, mode=0o644):
+        path = os.path.join(root, name)
+        with open(path, "w"):
+            pass
+        os.chmod(path, mode)
+    touch("plain")
+    touch("archive.tar")
+    touch("ARCHIVE.TGZ")
+    touch("notes.Md")
+    touch("run.sh", 0o755)
+    touch("setuid", 0o4755)
+    touch("setgid", 0o2755)
+    touch("linked")
+    os.link(os.path.join(root, "linked"), os.path.join(root, "linked2"))
+    for name, mode in [("dir", 0o755), ("sticky", 0o1755), ("otherw", 0o757),
+                       ("tmp", 0o1777)]:
+        os.mkdir(os.path.join(root, name))
+        os.chmod(os.path.join(root, name), mode)
+    os.symlink("dir", os.path.join(root, "to-dir"))
+    os.symlink("run.sh", os.path.join(root, "to-exec"))
+    os.symlink("nowhere", os.path.join(root, "broken"))
+    os.mkfifo(os.path.join(root, "fifo"))
+
+
+COLOR_SPECS = {
+    "builtin defaults": None,
+    "dircolors": None,  # filled from `dircolors -b` below
+    "custom": "di=01;33:ln=target:or=01;05;31:ex=35:*.md=04:*.tar=01;31:*.TAR=07:mh=44:ec=\\e[0m",
+    "orphan only": "ln=36:or=31:pi=\\033[33:fi=00:no=0",
+}
+
+
+def ls_colored(directory, name, env):
+    out = run([LS, "--color=always", "-d", "--", name], env=env, cwd=directory).stdout
+    out = out.removesuffix(b"\n")
+    # ls sends one reset before the first colored name of its run.
+    for start in (b"\033[0m", b"\033[m"):
+        if out.startswith(start):
+            return out[len(start):]
+    return out
+
+
+def test_colors(tmp):
+    root = os.path.join(tmp, "colors")
+    build_color_tree(root)
+    dircolors = subprocess.run(["dircolors", "-b"], capture_output=True, text=True).stdout
+    match = re.search(r"LS_COLORS='([^']*)'", dircolors)
+    COLOR_SPECS["dircolors"] = match.group(1) if match else ""
+    names = sorted(os.listdir(root))
+    for label, spec in COLOR_SPECS.items():
+        env = {"LS_COLORS": spec} if spec is not None else {}
+        if spec is None:
+            env_unset = dict(os.environ)
+            env_unset.pop("LS_COLORS", None)
+        result = run([UFIND, "-s", ".", "-mindepth", "1", "-color"], cwd=root,
+                     env=env if spec is not None else {"LS_COLORS": ""})
+        lines = result.stdout.split(b"\n")[:-1]
+        check(f"colors[{label}]: one line per entry", len(lines) == len(names),
+              f"{len(lines)} lines for {len(names)} entries")
+        # The directory part: "./" in the directory color ("di").
+        for name, line in zip(names, lines):
+            di = re.search(r"(?:^|:)di=([^:]*)", spec or "")
+            di_sequence = di.group(1) if di else "01;34"
+            end = b"\033[0m"
+            prefix = b"\033[" + di_sequence.encode() + b"m./" + end
+            check(f"colors[{label}] {name}: directory part colored as di",
+                  line.startswith(prefix), repr(line))
+            mine = line[len(prefix):]
+            theirs = ls_colored(root, name, env if spec is not None else {"LS_COLORS": ""})
+            check(f"colors[{label}] {name}: same as ls --color", mine == theirs,
+                  f"ufind {mine!r} ls {theirs!r}")
+
+
+def test_color_choice(tmp):
+    root = os.path.join(tmp, "choice")
+    os.makedirs(os.path.join(root, "d"))
+    quoted = shlex.quote(UFIND)
+    escape = b"\033["
+    on_tty = run_on_terminal(f"{quoted} {root} -maxdepth 1")
+    check("colors on by default on a terminal", escape in on_tty, repr(on_tty))
+    no_color = run_on_terminal(f"{quoted} {root} -maxdepth 1", env={"NO_COLOR": "1"})
+    check("NO_COLOR turns colors off on a terminal", escape not in no_color, repr(no_color))
+    dumb = run_on_terminal(f"{quoted} {root} -maxdepth 1", env={"TERM": "dumb"})
+    check("TERM=dumb turns colors off", escape not in dumb, repr(dumb))
+    nocolor = run_on_terminal(f"{quoted} {root} -maxdepth 1 -nocolor")
+    check("-nocolor turns colors off on a terminal", escape not in nocolor, repr(nocolor))
+    piped = run([UFIND, root, "-maxdepth", "1"]).stdout
+    check("no colors on a pipe", escape not in piped, repr(piped))
+    forced = run([UFIND, root, "-maxdepth", "1", "-color"], env={"NO_COLOR": "1"}).stdout
+    check("-color colors a pipe, NO_COLOR or not", escape in forced, repr(forced))
+    fprint = os.path.join(tmp, "fprint.txt")
+    run([UFIND, root, "-maxdepth", "1", "-color", "-fprint", fprint, "-print0"])
+    with open(fprint, "rb") as f:
+        check("-color leaves -fprint files alone", escape not in f.read())
+    error = run_on_terminal(f"{quoted} {root} -nmae x")
+    check("errors colored on a terminal", b"\033[1;31mufind:" in error, repr(error))
+    error = run_on_terminal(f"{quoted} {root} -nmae x", env={"NO_COLOR": "1"})
+    check("NO_COLOR: errors not colored", escape not in error, repr(error))
+
+
+# ------------------------------------------------------------- escaping
+
+ODD_NAMES = [b"tab\there", b"new\nline", b"esc\033]0;title\007", b"bell\007", b"del\177",
+             b"caf\xc3\xa9", b"bad\xffbyte", b"cut\xc3", b"plain", b"sp ace"]
+
+
+def test_terminal_escaping(tmp):
+    root = os.path.join(tmp, "odd")
+    os.mkdir(root)
+    for name in ODD_NAMES:
+        with open(os.path.join(root.encode(), name), "w"):
+            pass
+    for expression in (["-print"], ["-printf", "%p|%f|%h|%P\\n"], ["-ls"]):
+        words = " ".join(shlex.quote(w) for w in expression)
+        # LC_ALL=C.UTF-8 for both: what is printable depends on the locale.
+        ufind_out = run_on_terminal(f"LC_ALL=C.UTF-8 {shlex.quote(UFIND)} {root} -mindepth 1 "
+                                    f"-nocolor {words}")
+        find_out = run_on_terminal(f"LC_ALL=C.UTF-8 {FIND} {root} -mindepth 1 {words}")
+        if expression == ["-ls"]:
+            # Dates and owner columns agree already (tests/differential);
+            # here only the names matter.
+            ufind_out = b"\n".join(l.split(b" ")[-1] for l in ufind_out.split(b"\n"))
+            find_out = b"\n".join(l.split(b" ")[-1] for l in find_out.split(b"\n"))
+        check(f"terminal escaping of {expression[0]} as find",
+              sorted(ufind_out.split(b"\n")) == sorted(find_out.split(b"\n")),
+              f"ufind {sorted(ufind_out.split(chr(10).encode()))!r} "
+              f"find {sorted(find_out.split(chr(10).encode()))!r}")
+    raw = run([UFIND, root, "-mindepth", "1", "-print0"]).stdout.split(b"\0")[:-1]
+    expected = sorted(os.path.join(root.encode(), n) for n in ODD_NAMES)
+    check("names pass untouched to a pipe", sorted(raw) == expected, repr(raw))
+    shown = run_on_terminal(f"{shlex.quote(UFIND)} {root} -mindepth 1 -nocolor")
+    check("no escape sequence of a name reaches the terminal", b"\033]0;" not in shown
+          and b"\007" not in shown, repr(shown))
+
+
+# ----------------------------------------------------------------- JSON
+
+JSON_NAMES = [b"plain.txt", b"new\nline", b'quo"te', b"back\\slash", b"bad\xffname",
+              b"caf\xc3\xa9", b"ctl\x01char", b"\xe2\x82\xacuro"]
+
+
+def decimal_epoch(ns):
+    return decimal.Decimal(ns) / decimal.Decimal(10**9)
+
+
+def check_metadata(label, record, st):
+    check(f"{label}: size", record["size"] == st.st_size)
+    check(f"{label}: blocks", record["blocks"] == st.st_blocks)
+    check(f"{label}: mode", record["mode"] == format(stat.S_IMODE(st.st_mode), "04o"),
+          f"{record['mode']} vs {stat.S_IMODE(st.st_mode):o}")
+    check(f"{label}: perms", record["perms"] == stat.filemode(st.st_mode),
+          f"{record['perms']} vs {stat.filemode(st.st_mode)}")
+    check(f"{label}: uid/gid", (record["uid"], record["gid"]) == (st.st_uid, st.st_gid))
+    try:
+        user = pwd.getpwuid(st.st_uid).pw_name
+    except KeyError:
+        user = None
+    try:
+        group = grp.getgrgid(st.st_gid).gr_name
+    except KeyError:
+        group = None
+    check(f"{label}: user/group names", (record["user"], record["group"]) == (user, group))
+    check(f"{label}: links", record["links"] == st.st_nlink)
+    check(f"{label}: inode", record["inode"] == st.st_ino)
+    check(f"{label}: device",
+          record["device"] == f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}")
+    times = [("mtime", st.st_mtime_ns), ("ctime", st.st_ctime_ns)]
+    # Reading a directory or a link (the walk itself) may update its atime
+    # after ufind looked: compare atime for the others only.
+    if not stat.S_ISDIR(st.st_mode) and not stat.S_ISLNK(st.st_mode):
+        times.append(("atime", st.st_atime_ns))
+    for field, ns in times:
+        epoch = record[field + "_epoch"]
+        check(f"{label}: {field}_epoch exact", epoch == decimal_epoch(ns),
+              f"{epoch} vs {decimal_epoch(ns)}")
+        when = datetime.datetime.fromisoformat(record[field])
+        check(f"{label}: {field} ISO 8601 is the same instant",
+              abs(when.timestamp() - ns / 1e9) < 1e-5, f"{record[field]} vs {ns}")
+        nanos = re.search(r"\.(\d{9})[+-]\d\d:\d\d$", record[field])
+        check(f"{label}: {field} keeps nanoseconds",
+              nanos is not None and int(nanos.group(1)) == ns % 10**9, record[field])
+    check(f"{label}: btime present or null", "btime" in record and "btime_epoch" in record)
+
+
+def test_json(tmp):
+    root = os.path.join(tmp, "json")
+    os.mkdir(root)
+    rootb = root.encode()
+    for name in JSON_NAMES:
+        with open(os.path.join(rootb, name), "wb") as f:
+            f.write(b"x" * (len(name) * 100))
+    os.mkdir(os.path.join(root, "sub"))
+    os.symlink(b"bad\xffname", os.path.join(rootb, b"link-to-bad"))
+    os.symlink("nowhere", os.path.join(root, "broken"))
+    os.mkfifo(os.path.join(root, "fifo"))
+    os.link(os.path.join(root, "plain.txt"), os.path.join(root, "hard"))
+    result = run([UFIND, root, "-json"])
+    check("-json exits 0", result.returncode == 0, result.stderr.decode(errors="replace"))
+    lines = result.stdout.split(b"\n")
+    check("-json ends with a newline", lines[-1] == b"")
+    records = []
+    for line in lines[:-1]:
+        try:
+            # Decimal: a double cannot hold nanoseconds since the epoch.
+            records.append(json.loads(line, parse_float=decimal.Decimal))
+        except ValueError as error:
+            check("-json line parses", False, f"{line!r}: {error}")
+    expected_count = 1 + len(JSON_NAMES) + 5
+    check("-json: one object per entry", len(records) == expected_count,
+          f"{len(records)} vs {expected_count}")
+    seen = set()
+    for record in records:
+        raw_path = (base64.b64decode(record["path_b64"]) if "path_b64" in record
+                    else record["path"].encode())
+        raw_name = (base64.b64decode(record["name_b64"]) if "name_b64" in record
+                    else record["name"].encode())
+        label = f"json {raw_path!r}"
+        seen.add(raw_path)
+        check(f"{label}: name is the last component", raw_path.endswith(raw_name))
+        try:
+            raw_path.decode("utf-8")
+            valid = True
+        except UnicodeDecodeError:
+            valid = False
+        check(f"{label}: _b64 exactly when not UTF-8", ("path_b64" in record) == (not valid))
+        if not valid:
+            check(f"{label}: U+FFFD stands for bad bytes", "\ufffd" in record["path"])
+        st = os.lstat(raw_path)
+        check(f"{label}: depth", record["depth"] == (0 if raw_path == rootb else 1))
+        kinds = {stat.S_IFREG: "file", stat.S_IFDIR: "directory", stat.S_IFLNK: "symlink",
+                 stat.S_IFIFO: "fifo"}
+        check(f"{label}: type", record["type"] == kinds[stat.S_IFMT(st.st_mode)],
+              record["type"])
+        check_metadata(label, record, st)
+        if stat.S_ISLNK(st.st_mode):
+            target = os.readlink(raw_path)
+            got = (base64.b64decode(record["target_b64"]) if "target_b64" in record
+                   else record["target"].encode())
+            check(f"{label}: target", got == target, f"{got!r} vs {target!r}")
+        else:
+            check(f"{label}: no target for a non-link", "target" not in record)
+    check("-json: every entry once", len(seen) == len(records))
+    # -L: metadata of the target, as every other test sees it under -L.
+    followed = [json.loads(l) for l in run([UFIND, "-L", root, "-name", "link-to-bad",
+                                            "-json"]).stdout.splitlines()]
+    check("-L -json describes the target", len(followed) == 1 and
+          followed[0]["type"] == "file" and
+          followed[0]["size"] == os.stat(os.path.join(rootb, b"link-to-bad")).st_size)
+    out_file = os.path.join(tmp, "out.jsonl")
+    both = run([UFIND, "-s", root, "-fjson", out_file, "-json"])
+    with open(out_file, "rb") as f:
+        into_file = f.read()
+    check("-fjson writes the same objects as -json", into_file == both.stdout and
+          len(into_file.splitlines()) == expected_count,
+          f"{len(into_file)} vs {len(both.stdout)} bytes")
+    # jq, where installed, reads it too.
+    if shutil.which("jq"):
+        jq = subprocess.run(["jq", "-c", ".name"], input=result.stdout, capture_output=True)
+        check("jq reads -json output", jq.returncode == 0, jq.stderr.decode())
+
+
+# --------------------------------------------------------------- status
+
+def build_wide_tree(root, directories=40, files=60):
+    os.mkdir(root)
+    for d in range(directories):
+        sub = os.path.join(root, f"d{d}")
+        os.mkdir(sub)
+        for f in range(files):
+            with open(os.path.join(sub, f"f{f}"), "w"):
+                pass
+
+
+def test_status(tmp):
+    root = os.path.join(tmp, "wide")
+    build_wide_tree(root)
+    # A walk slow enough to be seen: one -exec per directory.
+    command = (f"{shlex.quote(UFIND)} {root} -status -type d -exec sleep 0.02 ';' "
+               f"2>&1 >/dev/null")
+    shown = run_on_terminal(command)
+    check("-status shows entries on a terminal", b"entries" in shown and b"dirs" in shown,
+          repr(shown[:200]))
+    check("-status redraws in place", shown.count(b"\r\033[K") >= 2, repr(shown[:200]))
+    check("-status erases its line at the end", shown.endswith(b"\r\033[K"),
+          repr(shown[-80:]))
+    piped = run([UFIND, root, "-status", "-type", "d", "-exec", "sleep", "0.02", ";"])
+    check("-status says nothing when stderr is not a terminal", piped.stderr == b"",
+          repr(piped.stderr[:200]))
+    # Paths printed to the same terminal never share the status line.
+    both = run_on_terminal(f"{shlex.quote(UFIND)} {root} -nocolor -status -type d "
+                           f"-exec sleep 0.02 ';' -print")
+    for line in both.split(b"\n"):
+        text = line.split(b"\r\033[K")[-1]
+        if text.startswith(root.encode()):
+            check("-status: a path is a line of its own", b"entries" not in text, repr(line))
+    # SIGUSR1: one line, whatever stderr is.
+    process = subprocess.Popen([UFIND, root, "-type", "d", "-exec", "sleep", "0.05", ";"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGUSR1)
+    _, err = process.communicate(timeout=60)
+    check("SIGUSR1 prints a status line", b"entries" in err and err.endswith(b"\n"),
+          repr(err))
+    check("SIGUSR1 does not end the walk", process.returncode == 0, str(process.returncode))
+
+
+# ------------------------------------------------------ errors, warnings
+
+def test_errors(tmp):
+    typos = {"-nmae": "-name", "-maxdept": "-maxdepth", "-tpye": "-type", "-prnt": "-print",
+             "--name": "-name", "-exex": "-exec", "-mtiem": "-mtime"}
+    for typo, meant in typos.items():
+        result = run([UFIND, tmp, typo, "x"])
+        err = result.stderr.decode()
+        check(f"{typo}: exit status 1, nothing on stdout",
+              result.returncode == 1 and result.stdout == b"")
+        check(f"{typo}: suggests {meant}", f"did you mean `{meant}'?" in err, err)
+        lines = err.split("\n")
+        # The caret line starts where the word does in the line above it.
+        if len(lines) >= 3:
+            column = lines[1].find(" " + typo + " ") + 1
+            check(f"{typo}: caret under the word", lines[2].find("^") == column,
+                  repr(lines[1:3]))
+    result = run([UFIND, tmp, "-zzzzqqq"])
+    check("no suggestion when nothing is close", "did you mean" not in result.stderr.decode())
+    result = run([UFIND, tmp, "-size", "+3x"])
+    err = result.stderr.decode().split("\n")
+    check("an error in an argument points at the argument",
+          len(err) >= 3 and err[2].find("^~~") == err[1].find("+3x"), repr(err))
+    result = run([UFIND, tmp, "-warn", "-type", "f", "-type", "d", "-print"])
+    check("-type f -type d: warned", b"never both true" in result.stderr, repr(result.stderr))
+    result = run([UFIND, tmp, "-nowarn", "-type", "f", "-type", "d"])
+    check("-nowarn: no warning", result.stderr == b"", repr(result.stderr))
+    result = run([UFIND, tmp, "-warn", "-maxdepth", "1", "-mindepth", "2"])
+    check("-mindepth past -maxdepth: warned", b"no entry is visited" in result.stderr)
+    result = run([UFIND, os.path.join(tmp, "missing-1"), os.path.join(tmp, "missing-2"),
+                  "--stats"])
+    check("--stats counts errors by errno",
+          b"2 errors (2 No such file or directory)" in result.stderr, repr(result.stderr))
+    check("--stats keeps the exit status", result.returncode == 1)
+    result = run([UFIND, "--stats", tmp, "-false"])
+    check("--stats before the paths", result.returncode == 0 and
+          b"backend=" in result.stderr, repr(result.stderr))
+
+
+def main():
+    global UFIND
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ufind", required=True)
+    UFIND = os.path.abspath(parser.parse_args().ufind)
+    with tempfile.TemporaryDirectory(prefix="ufind-ux-") as tmp:
+        for test in (test_colors, test_color_choice, test_terminal_escaping, test_json,
+                     test_status, test_errors):
+            directory = os.path.join(tmp, test.__name__)
+            os.mkdir(directory)
+            test(directory)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
