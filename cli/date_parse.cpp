@@ -1,5 +1,7 @@
 #include "date_parse.hpp"
 
+#include "relative_date.hpp"
+
 #include <cctype>
 #include <cstdint>
 
@@ -28,12 +30,15 @@ bool skip(std::string_view& text, char c) {
     return false;
 }
 
-// ".25" -> 250000000 nanoseconds; absent: 0.
+// ".25" -> 250000000 nanoseconds; absent: 0.  A separator needs a digit
+// after it ("10." is refused, as GNU does); digits past the ninth are left
+// unread, for relative_date.cpp to round as GNU does.
 long read_fraction(std::string_view& text) {
     long nanoseconds = 0;
-    if (skip(text, '.') || skip(text, ',')) {
+    if (text.size() > 1 && std::isdigit(static_cast<unsigned char>(text[1])) &&
+        (skip(text, '.') || skip(text, ','))) {
         long scale = 100000000;
-        while (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) {
+        while (scale > 0 && !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) {
             nanoseconds += (text[0] - '0') * scale;
             scale /= 10;
             text.remove_prefix(1);
@@ -71,13 +76,8 @@ void trim(std::string_view& text) {
     }
 }
 
-} // namespace
-
-std::optional<struct timespec> parse_date(std::string_view text) {
-    trim(text);
-    if (skip(text, '@')) {
-        return parse_epoch(text);
-    }
+// "2024-01-31[ 13:45[:10[.25]]][ UTC]"; nullopt for anything else.
+std::optional<struct timespec> parse_iso_date(std::string_view text) {
     long year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, nanoseconds = 0;
     if (!read_number(text, 4, 4, year) || !skip(text, '-') || !read_number(text, 1, 2, month) ||
         !skip(text, '-') || !read_number(text, 1, 2, day)) {
@@ -116,14 +116,33 @@ std::optional<struct timespec> parse_date(std::string_view text) {
     fields.tm_sec = static_cast<int>(second);
     fields.tm_isdst = -1;
     time_t seconds = utc ? ::timegm(&fields) : ::mktime(&fields);
-    // mktime normalises 2023-02-31 into March; find refuses such dates.
-    if (fields.tm_mday != day || fields.tm_mon != month - 1) {
+    // mktime normalises 2023-02-31 into March, 13:59:60 into 14:00, and 02:30
+    // on the night summer time starts into 03:30; find refuses such dates.
+    if (fields.tm_mday != day || fields.tm_mon != month - 1 || fields.tm_hour != hour ||
+        fields.tm_min != minute || fields.tm_sec != second) {
         return std::nullopt;
     }
     struct timespec result {};
     result.tv_sec = seconds;
     result.tv_nsec = nanoseconds;
     return result;
+}
+
+} // namespace
+
+std::optional<struct timespec> parse_date(std::string_view text,
+                                          std::optional<struct timespec> now) {
+    trim(text);
+    std::optional<struct timespec> result =
+        text.starts_with('@') ? parse_epoch(text.substr(1)) : parse_iso_date(text);
+    if (result) {
+        return result;
+    }
+    if (!now) {
+        now.emplace();
+        ::clock_gettime(CLOCK_REALTIME, &*now);
+    }
+    return parse_relative_date(text, *now);
 }
 
 } // namespace ufind

@@ -55,24 +55,6 @@ struct HelpRow {
     std::string_view summary;
 };
 
-// The options parsed before the starting points: not words of the
-// expression, so not in the table.
-constexpr HelpRow leading_rows[] = {
-    {"-H", "follow symbolic links named as starting points"},
-    {"-L", "follow every symbolic link (as -follow)"},
-    {"-P", "follow no symbolic link (the default)"},
-    {"-D FLAGS", "comma-separated debug flags: stats (as --stats), help"},
-    {"-O0..3", "optimisation level (default 1: cheap tests first)"},
-    {"-s", "sort names in each directory: deterministic output"},
-};
-
-constexpr HelpRow environment_rows[] = {
-    {"IOQ_BACKEND", "uring, threads or inline: force the I/O backend"},
-    {"LS_COLORS", "the colors of -color, as for ls"},
-    {"NO_COLOR", "set and not empty: no color unless -color"},
-    {"TZ", "the time zone of -printf, -ls and -json times"},
-};
-
 std::string usage_of(const WordInfo& word) {
     std::string usage(word.name);
     if (!word.argument.empty()) {
@@ -206,6 +188,24 @@ void print_help() {
     append_section(out, "Actions (-exec, -execdir: COMMAND {} + runs COMMAND on many paths):",
                    groups[3], column);
     append_section(out, "ufind's own options:", groups[4], column);
+    // The options parsed before the starting points: not words of the
+    // expression, so not in the table.  Local: built only for --help, not
+    // at every start.
+    const HelpRow leading_rows[] = {
+        {"-H", "follow symbolic links named as starting points"},
+        {"-L", "follow every symbolic link (as -follow)"},
+        {"-P", "follow no symbolic link (the default)"},
+        {"-D FLAGS", "comma-separated debug flags: stats (as --stats), help"},
+        {"-O0..3", "optimisation level (default 1: cheap tests first)"},
+        {"-s", "sort names in each directory: deterministic output"},
+    };
+
+    const HelpRow environment_rows[] = {
+        {"IOQ_BACKEND", "uring, threads or inline: force the I/O backend"},
+        {"LS_COLORS", "the colors of -color, as for ls"},
+        {"NO_COLOR", "set and not empty: no color unless -color"},
+        {"TZ", "the time zone of -printf, -ls and -json times"},
+    };
     append_section(out, "Options before the starting points:", leading_rows, column);
     append_section(out, "Environment:", environment_rows, column);
     out +=

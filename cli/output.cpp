@@ -11,25 +11,41 @@
 namespace ufind {
 
 Output::Output(int fd, std::size_t capacity)
-    : fd_(fd), capacity_(capacity), buffer_(capacity), terminal_(::isatty(fd) == 1) {}
+    : fd_(fd), capacity_(capacity), terminal_(::isatty(fd) == 1) {}
 
 Output::~Output() { flush(); }
 
 bool Output::flush() {
     if (used_ > 0) {
-        write_all(buffer_.data(), used_);
+        write_all(buffer_.get(), used_);
         used_ = 0;
     }
     return !failed_;
 }
 
+void Output::make_room() {
+    if (!buffer_) {
+        buffer_ = std::make_unique_for_overwrite<char[]>(capacity_);
+        room_ = capacity_;
+    } else {
+        flush();
+    }
+}
+
 void Output::write_slow(std::string_view text) {
+    if (!buffer_) {
+        make_room();
+        if (text.size() <= room_) {
+            write(text);
+            return;
+        }
+    }
     flush();
     if (text.size() >= capacity_) {
         write_all(text.data(), text.size());
         return;
     }
-    text.copy(buffer_.data(), text.size());
+    text.copy(buffer_.get(), text.size());
     used_ = text.size();
 }
 

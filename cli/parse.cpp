@@ -219,9 +219,8 @@ private:
                 }
                 parse_debug_flags(advance());
             } else if (arg.starts_with("-O")) {
-                // find accepts any level and treats those above 3 as 3; ufind
-                // refuses them (tests/unit/parse_test.cpp holds it so) until
-                // the project decides to follow find there too.
+                // find accepts any level and treats those above 3 as 3
+                // (its top level only reorders more); ufind does the same.
                 string_view level = arg.substr(2);
                 if (level.empty()) {
                     fail("The -O option must be immediately followed by a decimal integer");
@@ -232,11 +231,10 @@ private:
                 if (level.find_first_not_of("0123456789") != string_view::npos) {
                     fail("Invalid optimisation level " + std::string(level));
                 }
-                if (level.size() != 1 || level[0] > '3') {
-                    fail("Invalid optimisation level " + std::string(level) +
-                         " (ufind knows levels 0 to 3)");
-                }
-                command_.optimisation_level = level[0] - '0';
+                bool above_three = level.find_first_not_of('0') != string_view::npos &&
+                                   (level.size() - level.find_first_not_of('0') > 1 ||
+                                    level.back() > '3');
+                command_.optimisation_level = above_three ? 3 : level.back() - '0';
                 ++pos_;
             } else if (is_ufind_option(arg)) {
                 parse_ufind_option();

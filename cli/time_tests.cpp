@@ -217,7 +217,7 @@ std::unique_ptr<Primary> parse_newer(ParseContext& context) {
     const std::string& argument = context.take();
     struct timespec reference {};
     if (reference_letter == 't') {
-        std::optional<struct timespec> date = parse_date(argument);
+        std::optional<struct timespec> date = parse_date(argument, context.command.start_time);
         if (!date) {
             fail_usage("I cannot figure out how to interpret `" + argument +
                        "' as a date or time");

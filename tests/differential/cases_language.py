@@ -341,6 +341,17 @@ for date in ("2000-01-01", "2001-02-03", "2001-02-03 04:05", "2001-02-03 04:05:0
     case(f"newerat_{date}", "ROOT/times", "-newerat", date)
 case("newerct_now_minus_day", "ROOT/times", "-newerct", "2000-01-01")
 case("not_newermt_range", "ROOT/times", "-newermt", "1999-06-01", "!", "-newermt", "2021-01-01")
+# Relative dates and month names (cli/relative_date.cpp).  Counted from each
+# program's start, so the boundaries move between the two runs: each is hours
+# from every file's time, except that "yesterday" falls just after the used_*
+# files (changed a day before the tree was built), on the same side for both.
+for date in ("yesterday", "tomorrow", "3 days ago", "1 week ago", "last month",
+             "1 year ago", "2 hours ago", "Jan 1 2000", "May 20, 2020 18:40",
+             "1-Jan-1999", "Feb 3 2001 04:05:06", "2001-02-02 04:05:06 1 day"):
+    case(f"newermt_{date}", "ROOT/times", "-newermt", date)
+    case(f"newerat_{date}", "ROOT/times", "-newerat", date)
+err("newermt_number_after_month_is_the_year", "ROOT", "-newermt", "31 Jan 13:00")
+err("newermt_ago_after_yesterday", "ROOT", "-newermt", "yesterday ago")
 err("newermt_garbage", "ROOT", "-newermt", "garbage")
 err("newermt_bad_day", "ROOT", "-newermt", "2001-02-30")
 err("newer_missing_reference", "ROOT", "-newer", "ROOT/nope")
@@ -600,7 +611,8 @@ def _listing(find: str, tree: str, env: dict) -> bytes:
 
 
 def run_language_cases(ufind: str, find: str = "find", name_filter: str = "",
-                       verbose: bool = False) -> tuple[int, int]:
+                       verbose: bool = False,
+                       ufind_options: list[str] | None = None) -> tuple[int, int]:
     """Builds the trees, runs every case with both programs, prints FAIL lines;
     returns (passed, failed)."""
     import differential  # the main suite: its tree and comparison rules
@@ -636,7 +648,8 @@ def run_language_cases(ufind: str, find: str = "find", name_filter: str = "",
                     kwargs["stdin"] = subprocess.DEVNULL
                 else:
                     kwargs["input"] = stdin_data
-                proc = subprocess.run([program] + args, cwd=parent, env=env,
+                options = (ufind_options or []) if program == ufind else []
+                proc = subprocess.run([program] + options + args, cwd=parent, env=env,
                                       capture_output=True, timeout=20, **kwargs)
                 after = b""
                 if c.get("tree_after"):
@@ -687,6 +700,10 @@ if __name__ == "__main__":
     parser.add_argument("--find", default="find")
     parser.add_argument("--filter", default="")
     parser.add_argument("-v", action="store_true")
+    parser.add_argument("--optimisation", choices=("0", "1", "2", "3"),
+                        help="run ufind with -O LEVEL (find gets the arguments alone)")
     opts = parser.parse_args()
-    _, bad = run_language_cases(os.path.abspath(opts.ufind), opts.find, opts.filter, opts.v)
+    options = [f"-O{opts.optimisation}"] if opts.optimisation else []
+    _, bad = run_language_cases(os.path.abspath(opts.ufind), opts.find, opts.filter, opts.v,
+                                options)
     sys.exit(1 if bad else 0)

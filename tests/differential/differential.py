@@ -1017,6 +1017,9 @@ def main() -> int:
     parser.add_argument("--strategy", choices=("bfs", "dfs", "ids", "eds"),
                         help="run ufind with -S STRATEGY (find gets the same "
                              "arguments without it)")
+    parser.add_argument("--optimisation", choices=("0", "1", "2", "3"),
+                        help="run ufind with -O LEVEL: the optimiser must not "
+                             "change what is printed")
     parser.add_argument("--filter", default="",
                         help="run only cases whose name or argv contains SUBSTR",
                         metavar="SUBSTR")
@@ -1046,6 +1049,8 @@ def main() -> int:
     warn_unless_gnu_find(opts.find, env)
 
     ufind_prefix = ["-S", opts.strategy] if opts.strategy else []
+    if opts.optimisation:
+        ufind_prefix.append(f"-O{opts.optimisation}")
     # Before any thread or child exists: unshare refuses a threaded process.
     namespace_problem = enter_mount_namespace()
 

@@ -11,6 +11,14 @@
 // The last line is "N passed, M failed"; the exit status is 1 on failure.
 //
 //   walk_stress [iterations]     (default 100 walks per configuration pair)
+//   walk_stress --large N        one complete walk of a tree of about N
+//                                entries under each backend and strategy
+//
+// The large walk is what the thread sanitizer build runs with N = 1,000,000:
+// races that need many thousands of directories in flight (queues full,
+// descriptor budget exhausted, workers outrunning the walk loop) show up
+// there and not on a tree of a few hundred entries.  Each entry's path is
+// kept as a 64-bit hash, so that a million of them fit in a few tens of MiB.
 #include <ioq.hpp>
 
 #include <dirent.h>
@@ -19,11 +27,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace {
@@ -74,6 +86,41 @@ std::size_t make_tree(const std::string& root, int fanout, int depth) {
     return entries;
 }
 
+// A wide tree: directories of 1,000 empty files under a few levels of
+// 10 subdirectories, about `entries` in all; returns the exact count.
+std::size_t make_wide_tree(const std::string& root, std::size_t entries) {
+    // Names through snprintf: GCC 12 warns falsely (-Wrestrict, bug 105329)
+    // on chains of std::string concatenation at -O3.
+    mkdir(root.c_str(), 0755);
+    std::size_t count = 1;
+    std::size_t directories = entries / 1001 + 1;
+    char path[4096];
+    for (std::size_t d = 0; d < directories; ++d) {
+        if (d % 10 == 0) {
+            std::snprintf(path, sizeof path, "%s/g%zu", root.c_str(), d / 10);
+            mkdir(path, 0755);
+            ++count;
+        }
+        std::snprintf(path, sizeof path, "%s/g%zu/d%zu", root.c_str(), d / 10, d % 10);
+        mkdir(path, 0755);
+        ++count;
+        int dir_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        for (int f = 0; f < 1000 && dir_fd >= 0; ++f) {
+            char name[16];
+            std::snprintf(name, sizeof name, "f%d", f);
+            int fd = openat(dir_fd, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+            if (fd >= 0) {
+                close(fd);
+                ++count;
+            }
+        }
+        if (dir_fd >= 0) {
+            close(dir_fd);
+        }
+    }
+    return count;
+}
+
 int remove_entry(const char* path, const struct stat*, int, struct FTW*) {
     return remove(path);
 }
@@ -119,16 +166,55 @@ void walk_once(const std::string& root, std::size_t expected, const Config& conf
     check(open_fd_count() == fds_before, describe(config) + ": descriptors leaked");
 }
 
+void walk_large(const std::string& root, std::size_t expected, ioq_backend backend,
+                ioq_strategy strategy) {
+    int fds_before = open_fd_count();
+    ioq_walk_options options = ioq::Walk::defaults();
+    options.backend = backend;
+    options.strategy = strategy;
+    options.workers = 2;
+    std::unordered_set<std::uint64_t> seen;
+    seen.reserve(expected);
+    bool duplicate = false;
+    std::size_t count = 0;
+    {
+        ioq::Walk walk({root.c_str()}, options);
+        while (const ioq::Entry* entry = walk.next()) {
+            ++count;
+            duplicate |= !seen.insert(std::hash<std::string_view>{}(entry->path())).second;
+        }
+    }
+    Config config{backend, strategy, false};
+    check(!duplicate, describe(config) + " (large): an entry came twice");
+    check(count == expected, describe(config) + " (large): " + std::to_string(count) +
+                                 " entries, expected " + std::to_string(expected));
+    check(open_fd_count() == fds_before, describe(config) + " (large): descriptors leaked");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    int iterations = argc > 1 ? std::atoi(argv[1]) : 100;
+    bool large = argc > 2 && std::string(argv[1]) == "--large";
+    int iterations = argc > 1 && !large ? std::atoi(argv[1]) : 100;
     char temp[] = "/tmp/ioq-stress-XXXXXX";
     if (!mkdtemp(temp)) {
         std::perror("mkdtemp");
         return 1;
     }
     std::string root = std::string(temp) + "/t";
+    if (large) {
+        std::size_t expected = make_wide_tree(root, std::strtoull(argv[2], nullptr, 10));
+        for (ioq_backend backend : {IOQ_BACKEND_INLINE, IOQ_BACKEND_THREADS, IOQ_BACKEND_URING}) {
+            for (ioq_strategy strategy : {IOQ_STRATEGY_BFS, IOQ_STRATEGY_DFS, IOQ_STRATEGY_IDS,
+                                          IOQ_STRATEGY_EDS}) {
+                walk_large(root, expected, backend, strategy);
+            }
+        }
+        nftw(temp, remove_entry, 64, FTW_DEPTH | FTW_PHYS);
+        std::printf("a tree of %zu entries, each backend and strategy\n", expected);
+        std::printf("%d passed, %d failed\n", passes, failures);
+        return failures ? 1 : 0;
+    }
     std::size_t expected = make_tree(root, 4, 4);
 
     std::mt19937 random(12345);

@@ -286,6 +286,17 @@ Test(parse, leading_options_are_taken_before_the_paths) {
     cr_expect_eq(ufind::exit_status(), 0, "nothing was refused");
 }
 
+Test(parse, optimisation_levels_above_three_are_taken_as_three_as_in_find) {
+    cr_expect_eq(parse({"-O0"}).optimisation_level, 0);
+    cr_expect_eq(parse({"-O00"}).optimisation_level, 0);
+    cr_expect_eq(parse({"-O2"}).optimisation_level, 2);
+    cr_expect_eq(parse({"-O03"}).optimisation_level, 3);
+    cr_expect_eq(parse({"-O4"}).optimisation_level, 3);
+    cr_expect_eq(parse({"-O10"}).optimisation_level, 3);
+    cr_expect_eq(parse({"-O99999999999999999999"}).optimisation_level, 3);
+    cr_expect_eq(ufind::exit_status(), 0, "no level was refused");
+}
+
 // --------------------------------------------------------------------------
 // The implicit -print
 // --------------------------------------------------------------------------
@@ -484,7 +495,9 @@ Test(parse, non_numeric_depths_are_refused) {
         {{"-maxdepth", "99999999999999999999"}, "99999999999999999999", true},
         {{"-j", "many"}, "many", false},
         {{"-S", "zigzag"}, "zigzag", false},
-        {{"-O9"}, "", false},
+        {{"-Ox"}, "x", true},
+        {{"-O"}, "", true},
+        {{"-O3x"}, "3x", true},
     };
     for (const Refusal& refusal : refusals) {
         expect_refused(refusal);
