@@ -15,6 +15,10 @@ namespace {
 
 class DeleteAction final : public Primary {
 public:
+    // A file already gone is no failure under -ignore_readdir_race (as in
+    // find), nor under -L, where one directory reached by two paths has its
+    // files listed twice before the first visit deletes them (find's lazy
+    // reading never lists them the second time).
     bool evaluate(EvalContext& context) override {
         const ioq::Entry& entry = *context.entry;
         if (entry.name() == ".") {
@@ -28,7 +32,13 @@ public:
         if (errno == EISDIR && flags == 0 && ::unlinkat(AT_FDCWD, entry.c_path(), AT_REMOVEDIR) == 0) {
             return true;
         }
-        report_error("cannot delete '" + std::string(entry.path()) + "': " + std::strerror(errno));
+        bool gone_is_fine =
+            context.ignore_readdir_race || context.symlinks == IOQ_SYMLINKS_LOGICAL;
+        if (errno == ENOENT && gone_is_fine && entry.depth() > 0) {
+            return true;
+        }
+        int error = errno;
+        report_error("cannot delete " + quote_path(entry.path()) + ": " + std::strerror(error));
         return false;
     }
     bool is_action() const override { return true; }

@@ -2,7 +2,12 @@
 
 #include <unistd.h>
 
+#include <langinfo.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <cwchar>
+#include <cwctype>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -123,12 +128,65 @@ void report_error(std::string_view message) {
     write_message({}, red, message);
 }
 
+std::string quote_path(std::string_view path) {
+    static const bool utf8 = [] {
+        const char* codeset = ::nl_langinfo(CODESET);
+        return codeset && std::strcmp(codeset, "UTF-8") == 0;
+    }();
+    std::string out = utf8 ? "\u2018" : "'";
+    std::mbstate_t state{};
+    while (!path.empty()) {
+        unsigned char c = static_cast<unsigned char>(path.front());
+        const char* escape = nullptr;
+        switch (c) {
+        case '\\': escape = "\\\\"; break;
+        case '\a': escape = "\\a"; break;
+        case '\b': escape = "\\b"; break;
+        case '\f': escape = "\\f"; break;
+        case '\n': escape = "\\n"; break;
+        case '\r': escape = "\\r"; break;
+        case '\t': escape = "\\t"; break;
+        case '\v': escape = "\\v"; break;
+        case '\'': escape = utf8 ? nullptr : "\\'"; break;
+        default: break;
+        }
+        if (escape) {
+            out += escape;
+            path.remove_prefix(1);
+            continue;
+        }
+        std::size_t length = 1;
+        bool printable = c >= 0x20 && c < 0x7f;
+        if (c >= 0x80 && utf8) {
+            wchar_t wide = 0;
+            length = std::mbrtowc(&wide, path.data(), path.size(), &state);
+            printable = length != static_cast<std::size_t>(-1) &&
+                        length != static_cast<std::size_t>(-2) && length != 0 &&
+                        std::iswprint(static_cast<std::wint_t>(wide));
+            if (!printable) {
+                length = 1;
+                state = std::mbstate_t{};
+            }
+        }
+        if (printable) {
+            out.append(path.substr(0, length));
+        } else {
+            char octal[5];
+            std::snprintf(octal, sizeof octal, "\\%03o", c);
+            out += octal;
+        }
+        path.remove_prefix(length);
+    }
+    out += utf8 ? "\u2019" : "'";
+    return out;
+}
+
 void report_path_error(std::string_view path, int error) {
     failed = true;
     std::size_t slot = std::min<std::size_t>(static_cast<unsigned>(error), std::size(errors_by_errno) - 1);
     ++errors_by_errno[slot];
-    std::string message = "'";
-    message.append(path).append("': ").append(std::strerror(error));
+    std::string message = quote_path(path);
+    message.append(": ").append(std::strerror(error));
     write_message({}, red, message);
 }
 

@@ -24,7 +24,15 @@ namespace ufind {
 
 // Prints "ufind: <message>" and records that the run failed.
 void report_error(std::string_view message);
-// Prints "ufind: '<path>': <strerror(error)>" and records that the run failed.
+// A path quoted for a message as GNU find quotes it (gnulib's quotearg,
+// locale style): 'a\nb' in the C locale, with backslash escapes for
+// \ ' and control characters and \ooo for other bytes it cannot print;
+// in a UTF-8 locale ‘a\nb’, printable characters as they are.  A file
+// name in a message can then neither split the line nor drive a terminal.
+std::string quote_path(std::string_view path);
+
+// Prints "ufind: '<path>': <strerror(error)>" (path quoted by quote_path)
+// and records that the run failed.
 void report_path_error(std::string_view path, int error);
 // Prints "ufind: <message>" without changing the exit status (find's notes
 // about children killed by signals).

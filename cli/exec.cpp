@@ -191,7 +191,7 @@ private:
         ::posix_spawn_file_actions_destroy(&actions);
         if (error != 0) {
             // The child's complaint in find; the run's status is left alone.
-            report_note("'" + args.front() + "': " + std::strerror(error));
+            report_note(quote_path(args.front()) + ": " + std::strerror(error));
             return -1;
         }
         int status = 0;
@@ -202,7 +202,7 @@ private:
             }
         }
         if (WIFSIGNALED(status)) {
-            report_note("'" + args.front() + "' terminated by signal " +
+            report_note(quote_path(args.front()) + " terminated by signal " +
                         std::to_string(WTERMSIG(status)));
             return -1;
         }
@@ -243,8 +243,9 @@ void check_path_is_absolute(const std::string& action) {
                        "(that is, remove \".\", doubled colons, or leading or trailing colons)");
         }
         if (entry[0] != '/') {
-            fail_usage("The relative path " + std::string(entry) +
-                       " is included in the PATH environment variable, which is insecure in "
+            // Quoted as find quotes it (gnulib's quote(): '...' in the C locale).
+            fail_usage("The relative path '" + std::string(entry) +
+                       "' is included in the PATH environment variable, which is insecure in "
                        "combination with the " + action +
                        " action of find.  Please remove that entry from $PATH");
         }

@@ -21,6 +21,7 @@
 #include <clocale>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,11 +67,19 @@ bool read_files0_from(const std::string& source, std::vector<std::string>& roots
     return true;
 }
 
+// "ufind: memory exhausted", GNU find's words, written without allocating:
+// it must get out when memory has run out.
+void report_memory_exhausted() {
+    static constexpr char message[] = "ufind: memory exhausted\n";
+    ssize_t written = ::write(STDERR_FILENO, message, sizeof message - 1);
+    (void)written;
+}
+
 void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {
     if (entry.loop_ancestor()) {
-        ufind::report_error("File system loop detected; '" + std::string(entry.path()) +
-                            "' is part of the same file system loop as '" +
-                            entry.loop_ancestor() + "'.");
+        ufind::report_error("File system loop detected; " + ufind::quote_path(entry.path()) +
+                            " is part of the same file system loop as " +
+                            ufind::quote_path(entry.loop_ancestor()) + ".");
         return;
     }
     // A file that vanished between being listed and being looked at is not
@@ -126,6 +135,10 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
         return ufind::exit_status();  // -files0-from an empty list: nothing to walk
     }
     ioq::Walk walk(roots, options);
+    if (walk.error() == -ENOMEM) {
+        report_memory_exhausted();
+        return 1;
+    }
     if (walk.error()) {
         ufind::report_path_error(".", -walk.error());
         return 1;
@@ -137,6 +150,7 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     ufind::StatusLine status(command.status && ::isatty(STDERR_FILENO) == 1,
                              command.outputs->standard());
     context.symlinks = command.symlinks;
+    context.ignore_readdir_race = command.ignore_readdir_race;
     context.stat_mask |= command.stat_mask;
     context.start_time = command.start_time;
     while (const ioq::Entry* entry = walk.next()) {
@@ -155,6 +169,17 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     }
     times.walked = ufind::monotonic_ns();
     status.finish();
+    if (walk.error()) {
+        // The walk could not go on (memory ran out): what was printed is
+        // right, but entries are missing.  Say so and fail, as find does.
+        command.outputs->flush_all();
+        if (walk.error() == -ENOMEM) {
+            report_memory_exhausted();
+        } else {
+            ufind::report_error(std::strerror(-walk.error()));
+        }
+        return 1;
+    }
     // Pending -exec ... {} + batches run even after -quit, as in find.
     context.entry = nullptr;
     ufind::for_each_primary(*command.expr,
@@ -175,8 +200,8 @@ int main(int argc, char** argv) {
     // The user's locale, as find: -name '?' matches one character of a
     // UTF-8 name, and a terminal is shown the characters it can print.
     std::setlocale(LC_ALL, "");
-    std::vector<std::string> args(argv + 1, argv + argc);
     try {
+        std::vector<std::string> args(argv + 1, argv + argc);
         ufind::Command command = ufind::parse_command_line(args);
         times.parsed = ufind::monotonic_ns();
         return run(command, times);
@@ -184,5 +209,8 @@ int main(int argc, char** argv) {
         return 1;
     } catch (const ufind::EarlyExit& early) {
         return early.status;
+    } catch (const std::bad_alloc&) {
+        report_memory_exhausted();
+        return 1;
     }
 }

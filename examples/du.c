@@ -91,7 +91,8 @@ int main(int argc, char **argv) {
         struct inode_set seen = {0};
         uint64_t total = 0;
         struct ioq_entry entry;
-        while (ioq_walk_next(walk, &entry) > 0) {
+        int more;
+        while ((more = ioq_walk_next(walk, &entry)) > 0) {
             struct statx st;
             if (entry.error || (error = ioq_walk_stat(walk, options.stat_mask, 0, &st)) != 0) {
                 fprintf(stderr, "du: cannot access '%s': %s\n", entry.path,
@@ -105,6 +106,11 @@ int main(int argc, char **argv) {
                 continue;
             }
             total += apparent ? st.stx_size : st.stx_blocks * 512;
+        }
+        if (more < 0) {
+            /* The walk ended early (memory ran out): the total would be short. */
+            fprintf(stderr, "du: %s: %s\n", argv[r], strerror(-more));
+            status = 1;
         }
         ioq_walk_close(walk);
         free(seen.keys);

@@ -1,7 +1,13 @@
 // The C API: ioq.h over the walk engine.
 //
 // This is the only place C types meet the engine's C++ types.  No exception
-// crosses it: allocation failures become -ENOMEM.
+// crosses it: allocation failures become -ENOMEM.  One that interrupts a
+// walk under way ends it (the engine cannot go on without losing or
+// repeating entries): the walk is stopped, its descriptors closed, and
+// ioq_walk_next() returns the error from then on.  The handlers cost
+// nothing until something throws, so the hot path carries none of this.
+// Only std::exception is caught: the forced unwinding of a cancelled thread
+// must go on through.
 #include "../include/ioq.h"
 
 #include "../walk/walker.hpp"
@@ -11,11 +17,22 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <exception>
 #include <new>
 
 struct ioq_walk {
     explicit ioq_walk(ioq::walk::WalkOptions options) : walker(std::move(options)) {}
     ioq::walk::Walker walker;
+    int error = 0;  // negative errno that ended the walk early, or 0
+
+    // Ends the walk after the engine threw; returns the error it now reports.
+    int fail(int code) noexcept {
+        if (error == 0) {
+            error = code;
+        }
+        walker.stop();
+        return error;
+    }
 };
 
 namespace {
@@ -120,15 +137,22 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
         return 0;
     } catch (const std::bad_alloc&) {
         return -ENOMEM;
-    } catch (...) {
+    } catch (const std::exception&) {
         return -EIO;
     }
 }
 
 int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
-    const ioq::walk::Entry* next = walk->walker.next();
+    const ioq::walk::Entry* next;
+    try {
+        next = walk->walker.next();
+    } catch (const std::bad_alloc&) {
+        return walk->fail(-ENOMEM);
+    } catch (const std::exception&) {
+        return walk->fail(-EIO);
+    }
     if (!next) {
-        return 0;
+        return walk->error;
     }
     entry->path = next->path.data();
     entry->path_len = next->path.size();
@@ -142,10 +166,25 @@ int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
     return 1;
 }
 
-void ioq_walk_prune(ioq_walk* walk) { walk->walker.prune(); }
+void ioq_walk_prune(ioq_walk* walk) {
+    try {
+        walk->walker.prune();
+    } catch (const std::bad_alloc&) {
+        // Not remembered, the directory would come back in a later round.
+        walk->fail(-ENOMEM);
+    } catch (const std::exception&) {
+        walk->fail(-EIO);
+    }
+}
 
 int ioq_walk_stat(ioq_walk* walk, unsigned mask, int follow, struct statx* out) {
-    return walk->walker.stat(mask, follow != 0, *out);
+    try {
+        return walk->walker.stat(mask, follow != 0, *out);
+    } catch (const std::bad_alloc&) {
+        return -ENOMEM;  // the walk itself is unchanged
+    } catch (const std::exception&) {
+        return -EIO;
+    }
 }
 
 void ioq_walk_stop(ioq_walk* walk) { walk->walker.stop(); }

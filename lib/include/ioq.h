@@ -14,9 +14,11 @@
  *     ioq_walk *walk;
  *     if (ioq_walk_open(&walk, &options) == 0) {
  *         struct ioq_entry entry;
- *         while (ioq_walk_next(walk, &entry) > 0)
+ *         int more;
+ *         while ((more = ioq_walk_next(walk, &entry)) > 0)
  *             if (!entry.error)
  *                 puts(entry.path);
+ *         (more < 0: the walk ended early, see ioq_walk_next)
  *         ioq_walk_close(walk);
  *     }
  *
@@ -125,10 +127,17 @@ struct ioq_entry {
  * (-EINVAL for bad options, -ENOMEM). */
 IOQ_API int ioq_walk_open(ioq_walk **walk, const struct ioq_walk_options *options);
 
-/* Fills *entry with the next entry.  Returns 1, or 0 when the walk is over. */
+/* Fills *entry with the next entry.  Returns 1, or 0 when the walk is over,
+ * or a negative errno when the walk cannot go on (-ENOMEM: memory ran out):
+ * the walk is then stopped, its descriptors closed, and every later call
+ * returns the same error.  Entries returned before it were correct and none
+ * is returned twice, but some were never reached, so the walk is incomplete.
+ * (Failures at a path are entries with error set; they do not end the walk.) */
 IOQ_API int ioq_walk_next(ioq_walk *walk, struct ioq_entry *entry);
 
-/* Do not descend into the directory just returned by ioq_walk_next(). */
+/* Do not descend into the directory just returned by ioq_walk_next().  If
+ * that cannot be remembered (memory ran out), the walk ends: the next call
+ * to ioq_walk_next() returns -ENOMEM. */
 IOQ_API void ioq_walk_prune(ioq_walk *walk);
 
 /* Metadata of the entry just returned: mask is a set of STATX_* fields; a

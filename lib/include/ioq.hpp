@@ -5,9 +5,12 @@
 //         if (!entry.error()) std::cout << entry.path() << '\n';
 //     }
 //
-// Nothing here throws on the hot path; construction reports failure through
-// error() instead of exceptions, so callers built without exceptions can use
-// it too.
+// Nothing here throws on the hot path; construction, and a walk that cannot
+// go on (out of memory), report failure through error() instead of
+// exceptions, so callers built without exceptions can use it too:
+//
+//     for (const ioq::Entry& entry : walk) { ... }
+//     if (walk.error()) { /* incomplete: say so, fail */ }
 #ifndef IOQ_HPP
 #define IOQ_HPP
 
@@ -60,15 +63,23 @@ public:
         return options;
     }
 
-    // 0, or the negative errno that made the walk impossible to start.
+    // 0, or the negative errno that made the walk impossible to start, or
+    // that ended it early (-ENOMEM: see ioq_walk_next()).  After a loop over
+    // the walk, non-zero means the entries seen were correct but not all.
     int error() const { return error_; }
 
-    // The next entry, or nullptr at the end.
+    // The next entry, or nullptr at the end of the walk or when it failed
+    // (error() tells which).
     const Entry* next() {
-        if (!walk_ || ioq_walk_next(walk_, &entry_.raw_) <= 0) {
+        if (!walk_) {
             return nullptr;
         }
-        return &entry_;
+        int result = ioq_walk_next(walk_, &entry_.raw_);
+        if (result > 0) {
+            return &entry_;
+        }
+        error_ = result;
+        return nullptr;
     }
     void prune() { ioq_walk_prune(walk_); }
     int stat(unsigned mask, bool follow, struct statx& out) {

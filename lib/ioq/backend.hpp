@@ -60,6 +60,9 @@ public:
     virtual void cancel_pending() = 0;
 };
 
+// The factories throw std::bad_alloc when the backend's queues cannot be
+// allocated.  A pool may start fewer workers than asked for when threads
+// cannot be created; when none can, the pool factories return nullptr.
 std::unique_ptr<Backend> make_inline_backend(std::size_t capacity);
 std::unique_ptr<Backend> make_thread_backend(std::size_t capacity, unsigned workers);
 // Returns nullptr when io_uring cannot be used here (see uring_probe.hpp).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 namespace ioq {
 namespace {
@@ -27,31 +28,36 @@ DirBuffer::DirBuffer(std::size_t capacity)
     : bytes_(new std::byte[std::max(capacity, max_record)]),
       capacity_(std::max(capacity, max_record)) {}
 
-void DirBuffer::clear() {
+void DirBuffer::clear() noexcept {
     size_ = 0;
     at_end_ = false;
     error_ = 0;
     stat_count_ = 0;
 }
 
-void DirBuffer::stat_entries(int fd, unsigned mask, int flags) {
+void DirBuffer::stat_entries(int fd, unsigned mask, int flags) noexcept {
     stat_count_ = 0;
     stat_mask_ = mask;
     DirentCursor cursor(*this);
     RawDirent dirent;
     while (cursor.next(dirent)) {
         if (stat_count_ == stats_.size()) {
-            stats_.resize(stats_.size() + 64);
-            stat_results_.resize(stats_.size());
+            // The results vector grows until it fits the largest buffer and
+            // is reused after that, so this runs a few times per walk.
+            try {
+                stats_.resize(stats_.size() + 64);
+            } catch (const std::bad_alloc&) {
+                return;  // the entries not reached get their statx on request
+            }
         }
+        EntryStat& entry = stats_[stat_count_];
         // The name is NUL-terminated in the record, so it can be passed as is.
-        int result = ::statx(fd, dirent.name.data(), flags, mask, &stats_[stat_count_]);
-        stat_results_[stat_count_] = result < 0 ? errno : 0;
+        entry.error = ::statx(fd, dirent.name.data(), flags, mask, &entry.buf) < 0 ? errno : 0;
         ++stat_count_;
     }
 }
 
-void DirBuffer::fill(int fd) {
+void DirBuffer::fill(int fd) noexcept {
     clear();
     while (capacity_ - size_ >= max_record) {
         long got = ::syscall(SYS_getdents64, fd, bytes_.get() + size_, capacity_ - size_);

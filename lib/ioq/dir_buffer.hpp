@@ -32,17 +32,19 @@ public:
 
     // Replaces the contents with the next entries of fd.  Sets at_end() when the
     // directory is exhausted and error() (a positive errno) when reading failed.
-    void fill(int fd);
-    void clear();
+    void fill(int fd) noexcept;
+    void clear() noexcept;
 
     // statx of every entry in the buffer, relative to fd, in DirentCursor
     // order, for walks that know they need metadata of every entry: the
     // worker that read the directory fetches it while the walk loop is busy
     // elsewhere.  stat(i) is the i-th entry's, or nullptr if statx failed
-    // (the walk then asks again and reports that error).
-    void stat_entries(int fd, unsigned mask, int flags);
+    // (the walk then asks again and reports that error).  Never throws: it
+    // runs on worker threads, and when memory for the results runs out it
+    // stops early, leaving the rest to be asked for as after a failed statx.
+    void stat_entries(int fd, unsigned mask, int flags) noexcept;
     const struct statx* stat(std::size_t i) const {
-        return i < stat_count_ && stat_results_[i] == 0 ? &stats_[i] : nullptr;
+        return i < stat_count_ && stats_[i].error == 0 ? &stats_[i].buf : nullptr;
     }
     unsigned stat_mask() const { return stat_count_ ? stat_mask_ : 0; }
 
@@ -61,8 +63,11 @@ private:
     std::size_t size_ = 0;
     bool at_end_ = false;
     int error_ = 0;
-    std::vector<struct statx> stats_;
-    std::vector<int> stat_results_;
+    struct EntryStat {
+        struct statx buf;
+        int error;  // positive errno of its statx, or 0
+    };
+    std::vector<EntryStat> stats_;
     std::size_t stat_count_ = 0;
     unsigned stat_mask_ = 0;
 };

@@ -1,7 +1,11 @@
 // The inline backend: requests run on the caller's thread inside submit().
 //
 // Completed requests wait in a small vector until reap() collects them, so the
-// walk loop sees the same submit/reap protocol whatever the backend.
+// walk loop sees the same submit/reap protocol whatever the backend.  The
+// vector is allocated with the backend, for all the caller may have
+// outstanding, so that submit() never allocates: an exception half-way
+// through a batch would lose requests that already ran (and the
+// descriptors they opened).
 #include "backend.hpp"
 
 #include <algorithm>
@@ -17,6 +21,12 @@ public:
     BackendKind kind() const override { return BackendKind::inline_calls; }
 
     void submit(std::span<Request* const> batch) override {
+        if (first_ > 0) {
+            // Reaped ones still take room at the front: move the rest up,
+            // so that size() stays within what the caller has outstanding.
+            done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(first_));
+            first_ = 0;
+        }
         for (Request* request : batch) {
             run_blocking(*request);
             done_.push_back(request);

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace ioq {
 
@@ -47,19 +48,27 @@ IoQueue::IoQueue(const QueueOptions& options)
 
 IoQueue::~IoQueue() = default;
 
-void IoQueue::start_pool() {
-    if (planned_ == BackendKind::uring) {
-        pool_ = make_uring_backend(options_.capacity, options_.workers);
-        if (!pool_) {
-            planned_ = BackendKind::threads;
+void IoQueue::start_pool() noexcept {
+    try {
+        if (planned_ == BackendKind::uring) {
+            pool_ = make_uring_backend(options_.capacity, options_.workers);
+            if (!pool_) {
+                planned_ = BackendKind::threads;
+            }
         }
+        if (!pool_) {
+            pool_ = make_thread_backend(options_.capacity, options_.workers);
+        }
+    } catch (const std::bad_alloc&) {
+        // No memory for the pool's queues: as when no thread starts.
     }
     if (!pool_) {
-        pool_ = make_thread_backend(options_.capacity, options_.workers);
+        // Threads are an optimisation: the walk is the same without them.
+        planned_ = BackendKind::inline_calls;
     }
 }
 
-void IoQueue::submit(std::span<Request* const> batch) {
+void IoQueue::submit(std::span<Request* const> batch) noexcept {
     outstanding_ += batch.size();
     if (planned_ != BackendKind::inline_calls && !pool_ && batch.size() >= 2) {
         start_pool();

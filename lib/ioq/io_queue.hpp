@@ -13,6 +13,12 @@
 // Lazy start: a walk of an empty directory or of a chain of single
 // directories never has two requests to overlap, so until the first batch of
 // two or more arrives, requests run inline and no thread or ring exists.
+//
+// Out of memory or threads: the constructor may throw std::bad_alloc (the
+// inline backend's list); after it nothing throws.  A pool that cannot be
+// started (no memory for its queues, no thread could be created) leaves the
+// queue running every request inline, and backend() says so; a pool that
+// started fewer workers than asked for runs with those.
 #pragma once
 
 #include "backend.hpp"
@@ -40,7 +46,7 @@ public:
 
     // Hands requests over.  The caller keeps outstanding() + batch.size()
     // within capacity() (room() says how much is left).
-    void submit(std::span<Request* const> batch);
+    void submit(std::span<Request* const> batch) noexcept;
 
     // Moves finished requests into out.  With wait, returns at least one:
     // when none is finished it runs a queued one on the calling thread, and
@@ -79,7 +85,7 @@ public:
     std::size_t sleeps() const { return sleeps_; }
 
 private:
-    void start_pool();
+    void start_pool() noexcept;
 
     QueueOptions options_;
     BackendKind planned_;

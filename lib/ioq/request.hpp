@@ -61,11 +61,13 @@ struct Request {
 
 // Reads the next entries of an open directory into the request's buffer, and
 // their metadata if the request asks for it.
-void read_entries(Request& request, int fd);
+void read_entries(Request& request, int fd) noexcept;
 
 // Runs a request to completion on the calling thread with plain system calls.
 // Every backend ends up here for the calls the ring does not do (getdents64).
-void run_blocking(Request& request);
+// It allocates nothing that can fail the request, so it never throws: worker
+// threads and batches run it without a handler.
+void run_blocking(Request& request) noexcept;
 
 // The openat flags every directory open uses, besides Request::flags.
 inline constexpr int open_dir_flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK;

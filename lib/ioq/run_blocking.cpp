@@ -1,5 +1,10 @@
 // Synchronous execution of requests: the whole inline backend, the whole
 // thread-pool backend, and the part of the io_uring backend the ring cannot do.
+//
+// Nothing here allocates except DirBuffer::stat_entries, which copes with
+// running out: these calls run on worker threads, where an exception would
+// end the process, and inside submit(), where it would lose requests (and
+// the descriptors they opened) half-way through a batch.
 #include "dir_buffer.hpp"
 #include "request.hpp"
 
@@ -10,8 +15,8 @@
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 namespace ioq {
@@ -24,20 +29,31 @@ namespace {
 std::atomic<bool> openat2_missing{false};
 
 // The same walk as RESOLVE_NO_SYMLINKS, one component at a time, each opened
-// with O_NOFOLLOW relative to the one before.
-int open_component_by_component(const Request& request) {
+// with O_NOFOLLOW relative to the one before.  Each component is copied into
+// a buffer on the stack: this runs on worker threads, which must not
+// allocate (see run_blocking).
+int open_component_by_component(const Request& request) noexcept {
     std::string_view rest(request.path);
-    std::string component;
+    char component[NAME_MAX + 1];
     int base = request.fd;
     for (;;) {
         std::size_t slash = rest.find('/');
-        component.assign(rest.substr(0, slash));
+        std::string_view name = rest.substr(0, slash);
         bool last = slash == std::string_view::npos;
-        int fd = component.empty() ? ::dup(base)
-                                   : ::openat(base, component.c_str(),
-                                              (last ? open_dir_flags | request.flags
-                                                    : O_RDONLY | O_DIRECTORY | O_CLOEXEC) |
-                                                  O_NOFOLLOW);
+        int fd;
+        if (name.size() > NAME_MAX) {
+            fd = -1;
+            errno = ENAMETOOLONG;
+        } else if (name.empty()) {
+            fd = ::dup(base);
+        } else {
+            name.copy(component, name.size());
+            component[name.size()] = '\0';
+            fd = ::openat(base, component,
+                          (last ? open_dir_flags | request.flags
+                                : O_RDONLY | O_DIRECTORY | O_CLOEXEC) |
+                              O_NOFOLLOW);
+        }
         int error = errno;
         if (base != request.fd) {
             ::close(base);
@@ -54,7 +70,7 @@ int open_component_by_component(const Request& request) {
     }
 }
 
-int open_without_links(const Request& request) {
+int open_without_links(const Request& request) noexcept {
     if (!openat2_missing.load(std::memory_order_relaxed)) {
         open_how how{};
         how.flags = static_cast<std::uint64_t>(open_dir_flags | request.flags);
@@ -70,7 +86,7 @@ int open_without_links(const Request& request) {
 
 } // namespace
 
-void read_entries(Request& request, int fd) {
+void read_entries(Request& request, int fd) noexcept {
     DirBuffer& buffer = *request.buffer;
     buffer.fill(fd);
     if (request.statx_mask) {
@@ -87,7 +103,7 @@ void read_entries(Request& request, int fd) {
     }
 }
 
-void run_blocking(Request& request) {
+void run_blocking(Request& request) noexcept {
     switch (request.op) {
     case Op::open_dir: {
         int fd = request.no_symlinks ? open_without_links(request)

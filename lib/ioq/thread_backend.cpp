@@ -25,7 +25,11 @@ private:
 } // namespace
 
 std::unique_ptr<Backend> make_thread_backend(std::size_t capacity, unsigned workers) {
-    return std::make_unique<ThreadBackend>(capacity, workers);
+    auto backend = std::make_unique<ThreadBackend>(capacity, workers);
+    if (backend->started() == 0) {
+        return nullptr;  // no thread could be created
+    }
+    return backend;
 }
 
 } // namespace ioq

@@ -24,7 +24,8 @@
 #include <liburing.h>
 
 #include <algorithm>
-#include <vector>
+#include <array>
+#include <span>
 
 namespace ioq {
 namespace {
@@ -65,11 +66,14 @@ private:
     void work(unsigned) override {
         io_uring ring;
         if (setup_ring(ring) < 0) {
-            work_blocking(pop_size);
+            work_blocking(pop_size);  // ENOMEM, EPERM, ...: the thread pool's way
             return;
         }
-        std::vector<Request*> done;
-        done.reserve(ring_depth);
+        // What one round finishes: the requests run here (at most pop_size)
+        // and the ring's completions (at most ring_depth).  A fixed array,
+        // not a vector: a worker that could not allocate would end the
+        // process.
+        std::array<Request*, ring_depth + pop_size> done;
         Request* batch[ring_depth];
         unsigned in_ring = 0;
         for (;;) {
@@ -78,20 +82,22 @@ private:
             if (n == 0 && in_ring == 0) {
                 break;  // queue closed and nothing left in the ring
             }
+            std::size_t done_count = 0;
             for (std::size_t i = 0; i < n; ++i) {
                 if (prepare(ring, *batch[i])) {
                     ++in_ring;
                 } else {
                     run_blocking(*batch[i]);
-                    done.push_back(batch[i]);
+                    done[done_count++] = batch[i];
                 }
             }
             if (in_ring > 0) {
                 io_uring_submit_and_wait(&ring, 1);
-                in_ring -= collect(ring, done);
+                unsigned collected = collect(ring, std::span(done).subspan(done_count));
+                in_ring -= collected;
+                done_count += collected;
             }
-            push_completions(done);
-            done.clear();
+            push_completions(std::span(done.data(), done_count));
         }
         io_uring_queue_exit(&ring);
     }
@@ -123,11 +129,12 @@ private:
         return true;
     }
 
-    // Takes every available completion; returns how many left the ring.
-    static unsigned collect(io_uring& ring, std::vector<Request*>& done) {
+    // Takes every available completion into out (room for all that can be
+    // in the ring); returns how many left the ring.
+    static unsigned collect(io_uring& ring, std::span<Request*> out) {
         unsigned count = 0;
         io_uring_cqe* cqe;
-        while (io_uring_peek_cqe(&ring, &cqe) == 0) {
+        while (count < out.size() && io_uring_peek_cqe(&ring, &cqe) == 0) {
             auto* request = static_cast<Request*>(io_uring_cqe_get_data(cqe));
             request->result = cqe->res;
             io_uring_cqe_seen(&ring, cqe);
@@ -137,8 +144,7 @@ private:
                 // costs more through the ring than done here directly.
                 read_entries(*request, request->result);
             }
-            done.push_back(request);
-            ++count;
+            out[count++] = request;
         }
         return count;
     }
@@ -150,7 +156,11 @@ std::unique_ptr<Backend> make_uring_backend(std::size_t capacity, unsigned worke
     if (!probe_uring().usable) {
         return nullptr;
     }
-    return std::make_unique<UringBackend>(capacity, workers);
+    auto backend = std::make_unique<UringBackend>(capacity, workers);
+    if (backend->started() == 0) {
+        return nullptr;  // no thread could be created
+    }
+    return backend;
 }
 
 } // namespace ioq

@@ -5,6 +5,9 @@
 namespace ioq {
 namespace {
 
+// Opcodes are a byte: the kernel fills in at most this many.
+constexpr unsigned max_opcodes = 256;
+
 UringSupport run_probe() {
     UringSupport support;
     io_uring ring;
@@ -14,8 +17,13 @@ UringSupport run_probe() {
         support.reason = "io_uring_setup failed";
         return support;
     }
-    io_uring_probe* probe = io_uring_get_probe_ring(&ring);
-    if (!probe) {
+    // The probe lives on the stack, with room for every opcode: liburing's
+    // io_uring_get_probe_ring() mallocs it, and a malloc failing there
+    // would read as "kernel too old" for the rest of the process.
+    alignas(io_uring_probe) unsigned char storage[sizeof(io_uring_probe) +
+                                                  max_opcodes * sizeof(io_uring_probe_op)] = {};
+    auto* probe = reinterpret_cast<io_uring_probe*>(storage);
+    if (io_uring_register_probe(&ring, probe, max_opcodes) < 0) {
         support.reason = "io_uring cannot list its opcodes (kernel before 5.6)";
     } else if (!io_uring_opcode_supported(probe, IORING_OP_OPENAT) ||
                !io_uring_opcode_supported(probe, IORING_OP_STATX) ||
@@ -23,9 +31,6 @@ UringSupport run_probe() {
         support.reason = "io_uring lacks openat, statx or close";
     } else {
         support.usable = true;
-    }
-    if (probe) {
-        io_uring_free_probe(probe);
     }
     io_uring_queue_exit(&ring);
     return support;

@@ -5,6 +5,8 @@
 #include <iterator>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
+#include <system_error>
 
 namespace ioq {
 
@@ -13,10 +15,26 @@ WorkerPool::WorkerPool(std::size_t capacity, unsigned workers)
 
 WorkerPool::~WorkerPool() { stop(); }
 
-void WorkerPool::start() {
-    threads_.reserve(worker_count_);
+void WorkerPool::start() noexcept {
+    // A thread that cannot be created (EAGAIN from pthread_create under
+    // RLIMIT_NPROC or a cgroup's pids.max, or no memory for its stack or
+    // its state) leaves the pool with the workers started so far; the
+    // caller falls back to running requests inline when there are none.
+    // Nothing here may throw once a worker runs: the subclass constructor
+    // that calls start() would then unwind under a running work().
+    try {
+        threads_.reserve(worker_count_);
+    } catch (const std::bad_alloc&) {
+        return;
+    }
     for (unsigned i = 0; i < worker_count_; ++i) {
-        threads_.emplace_back([this, i] { work(i); });
+        try {
+            threads_.emplace_back([this, i] { work(i); });  // reserved: no reallocation
+        } catch (const std::system_error&) {
+            break;
+        } catch (const std::bad_alloc&) {
+            break;
+        }
     }
 }
 

@@ -8,7 +8,8 @@
 // pool starts the threads, stops them (close the request queue, join) and
 // cancels what no worker took.  Both queues hold the pool's capacity, which
 // bounds what the single submitter may have outstanding, so no push can fail
-// while the pool is running.
+// while the pool is running.  The queues are allocated once, with the pool;
+// after that neither the submitter nor a worker allocates.
 #pragma once
 
 #include "backend.hpp"
@@ -30,9 +31,14 @@ public:
     std::size_t run_pending_here(std::span<Request*> out) override;
     bool run_here(Request* request) override;
 
+    // Workers running: fewer than asked for if threads could not be created.
+    unsigned started() const { return static_cast<unsigned>(threads_.size()); }
+
 protected:
     // Starts the workers; a subclass calls it once its own state is ready.
-    void start();
+    // Starts fewer when threads cannot be created, none when none can (the
+    // pool is then useless: its factory returns nullptr instead).
+    void start() noexcept;
     // Joins the workers; a subclass calls it before its own state goes away.
     void stop();
 

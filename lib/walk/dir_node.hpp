@@ -15,6 +15,8 @@
 #include "../ioq/dir_buffer.hpp"
 #include "../ioq/request.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -54,20 +56,39 @@ struct DirNode {
     }
 };
 
+// Makes room for at least `size` items in vector, growing it geometrically
+// (reserve() alone grows to exactly what is asked, which would copy the
+// whole vector each time one more item is needed).  May throw
+// std::bad_alloc; afterwards, push_back() up to `size` items does not.
+template <class T>
+void reserve_room(std::vector<T>& vector, std::size_t size) {
+    if (vector.capacity() < size) {
+        vector.reserve(std::max(size, 2 * vector.capacity()));
+    }
+}
+
 // Reuses nodes and buffers so the walk allocates per directory only until its
 // working set is built, and never per entry.
+//
+// Only take_node() and take_buffer() allocate (and may throw
+// std::bad_alloc, leaving the pool as it was).  Giving back never allocates:
+// it happens while completions are processed and while a walk stops, where
+// an exception would lose requests or descriptors, so each free list has
+// room for every node or buffer there is before that one is created.
 class NodePool {
 public:
     DirNode* take_node() {
         if (free_nodes_.empty()) {
-            all_nodes_.push_back(std::make_unique<DirNode>());
+            reserve_room(free_nodes_, all_nodes_.size() + 1);
+            auto node = std::make_unique<DirNode>();
+            all_nodes_.push_back(std::move(node));
             return all_nodes_.back().get();
         }
         DirNode* node = free_nodes_.back();
         free_nodes_.pop_back();
         return node;
     }
-    void give_node(DirNode* node) {
+    void give_node(DirNode* node) noexcept {
         std::string path = std::move(node->path);
         path.clear();
         *node = DirNode{};
@@ -77,14 +98,19 @@ public:
 
     DirBuffer* take_buffer() {
         if (free_buffers_.empty()) {
-            all_buffers_.push_back(std::make_unique<DirBuffer>());
+            reserve_room(free_buffers_, all_buffers_.size() + 1);
+            auto buffer = std::make_unique<DirBuffer>();
+            all_buffers_.push_back(std::move(buffer));
             return all_buffers_.back().get();
         }
         DirBuffer* buffer = free_buffers_.back();
         free_buffers_.pop_back();
         return buffer;
     }
-    void give_buffer(DirBuffer* buffer) { free_buffers_.push_back(buffer); }
+    void give_buffer(DirBuffer* buffer) noexcept { free_buffers_.push_back(buffer); }
+
+    // Nodes ever handed out, free or not.
+    std::size_t node_count() const { return all_nodes_.size(); }
 
     // Visits every node ever handed out, free or not (for closing on stop).
     template <class Fn>

@@ -1,12 +1,14 @@
 #include "walker.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <sys/sysmacros.h>
 
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <new>
 #include <utility>
 
 namespace ioq::walk {
@@ -363,16 +365,25 @@ void Walker::descend_into_last_entry() {
         pruned_.contains(std::string(entry_.path))) {
         return;  // pruned by the caller in the round that reported it
     }
+    // Everything that allocates comes before the node is linked in, so
+    // that running out of memory here leaves no count half-updated.  A
+    // post-order visit is queued while completions are processed, where
+    // nothing may allocate: make room for it now.
+    if (options_.post_order) {
+        reserve_room(post_ready_, pool_.node_count() + 1);
+    }
     DirNode* node = pool_.take_node();
-    node->parent = current_;
     node->path.assign(entry_.path);
+    if (current_) {
+        dirs_.stage(node);
+    }
+    node->parent = current_;
     node->depth = entry_.depth;
     node->dev = entry_dev_;
     node->ino = entry_ino_;
     if (current_) {
         ++current_->live_children;
         ++current_->pending_opens;
-        dirs_.stage(node);
         // Depth-first reads a directory's first child right after the
         // directory itself, so its read-ahead is the children being found
         // now; breadth-first wants the head of its queue instead.
@@ -566,12 +577,12 @@ void Walker::submit_read_ahead(DirNode* must_include) {
 }
 
 void Walker::submit_open(DirNode* node) {
+    node->buffer = pool_.take_buffer();  // first: it may throw std::bad_alloc
     DirNode* base = node->parent;
     while (base && base->fd < 0) {
         base = base->parent;
     }
     node->base = base;
-    node->buffer = pool_.take_buffer();
     Request& request = node->request;
     request = Request{};
     request.op = Op::open_dir;
@@ -616,7 +627,9 @@ void Walker::open_long_path(DirNode* node) {
     Request& request = node->request;
     int base_fd = request.fd;
     std::string_view rest(request.path);
-    std::string step;
+    // On the stack: an allocation failing while a temporary descriptor is
+    // open would leak it.
+    std::array<char, PATH_MAX> step;
     int temporary = -1;
     auto close_temporary = [&] {
         if (temporary >= 0) {
@@ -628,11 +641,12 @@ void Walker::open_long_path(DirNode* node) {
         if (cut == std::string_view::npos || cut == 0) {
             break;  // one component too long: openat reports ENAMETOOLONG
         }
-        step.assign(rest.substr(0, cut));
+        rest.copy(step.data(), cut);
+        step[cut] = '\0';
         Request hop;
         hop.op = Op::open_dir;
         hop.fd = base_fd;
-        hop.path = step.c_str();
+        hop.path = step.data();
         hop.flags = request.flags;
         hop.no_symlinks = request.no_symlinks;
         IoQueue::run_now(hop);  // no buffer: only the descriptor is wanted
@@ -808,28 +822,42 @@ void Walker::free_if_unused(DirNode* node) {
     }
 }
 
-void Walker::close_fd(int fd) {
+void Walker::close_fd(int fd) noexcept {
     // The budget gets the descriptor back when the close is done, not when
     // it is queued: until then it is still open.
-    Request* request;
-    if (free_closes_.empty()) {
-        all_closes_.push_back(std::make_unique<Request>());
-        request = all_closes_.back().get();
-    } else {
-        request = free_closes_.back();
-        free_closes_.pop_back();
+    Request* request = nullptr;
+    if (queue_.room() > to_submit_.size() && !stopped_) {
+        request = take_close_request();
+    }
+    if (!request) {
+        IoQueue::close_now(fd);
+        fds_.release();
+        return;
     }
     *request = Request{};
     request->op = Op::close;
     request->fd = fd;
-    if (queue_.room() > to_submit_.size() && !stopped_) {
-        ++closes_in_flight_;
-        to_submit_.push_back(request);
-    } else {
-        IoQueue::run_now(*request);
-        fds_.release();
-        free_closes_.push_back(request);
+    ++closes_in_flight_;
+    to_submit_.push_back(request);  // within the queue's capacity, reserved
+}
+
+Request* Walker::take_close_request() noexcept {
+    if (free_closes_.empty()) {
+        // Closes happen while completions are processed and while the walk
+        // stops, where nothing may throw: without memory for one more
+        // request, the caller closes on this thread instead.
+        try {
+            reserve_room(free_closes_, all_closes_.size() + 1);
+            auto request = std::make_unique<Request>();
+            all_closes_.push_back(std::move(request));
+        } catch (const std::bad_alloc&) {
+            return nullptr;
+        }
+        return all_closes_.back().get();
     }
+    Request* request = free_closes_.back();
+    free_closes_.pop_back();
+    return request;
 }
 
 void Walker::idle_append(DirNode* node) {
@@ -928,7 +956,7 @@ void Walker::end_of_walk() {
     }
 }
 
-void Walker::stop() {
+void Walker::stop() noexcept {
     if (stopped_) {
         return;
     }

@@ -29,6 +29,18 @@
 // stop() cancels what is queued, waits for what is in flight (bounded by
 // read_ahead, so stopping does not take longer on a larger tree), closes
 // every descriptor, and makes next() return nothing more.
+//
+// Out of memory: next() and prune() may throw std::bad_alloc (a path, a
+// node, a buffer, the sorted names, the set of pruned paths).  The walk
+// cannot go on correctly then, so the caller must stop() it; stop() and
+// the destructor never throw.  To make that safe, everything a throw can
+// interrupt allocates before it links anything in, and whatever runs while
+// completions are processed or while stopping allocates nothing: a free
+// list gets room for an item when the item is created, the post-order list
+// when a node is, and a close without a request runs on this thread.
+// Running out where a fallback is exact does not end the walk: a pool that
+// cannot start threads runs requests inline, and a worker that cannot
+// keep metadata it fetched leaves it to be fetched on request.
 #pragma once
 
 #include "dir_node.hpp"
@@ -79,7 +91,7 @@ public:
     int stat(unsigned mask, bool follow, struct statx& out);
 
     // Ends the walk now (see above); next() returns nullptr afterwards.
-    void stop();
+    void stop() noexcept;
 
     WalkStats stats() const;
 
@@ -127,7 +139,8 @@ private:
     void drop_buffer(DirNode* node);
     void unpin_base(DirNode* node);
     void free_if_unused(DirNode* node);
-    void close_fd(int fd);
+    void close_fd(int fd) noexcept;
+    Request* take_close_request() noexcept;
     bool evict_one_fd();
     void idle_remove(DirNode* node);
     const Entry* report_error(const std::string& path, int depth, int error);

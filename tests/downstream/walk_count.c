@@ -21,11 +21,15 @@ int main(int argc, char **argv) {
     struct ioq_entry entry;
     long count = 0;
     int found = 0;
-    while (ioq_walk_next(walk, &entry) > 0) {
+    int more;
+    while ((more = ioq_walk_next(walk, &entry)) > 0) {
         ++count;
         found |= entry.error == 0 && strcmp(entry.name, argv[2]) == 0;
     }
     ioq_walk_close(walk);
+    if (more < 0) {
+        return 1;  /* the walk ended early: the count is short */
+    }
     printf("%ld\n", count);
     return found ? 0 : 1;
 }
