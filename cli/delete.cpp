@@ -24,13 +24,23 @@ public:
         if (entry.name() == ".") {
             return true;
         }
-        int flags = entry.type() == IOQ_TYPE_DIRECTORY ? AT_REMOVEDIR : 0;
-        if (::unlinkat(AT_FDCWD, entry.c_path(), flags) == 0) {
-            return true;
-        }
-        // d_type said file but it is a directory now (or the other way).
-        if (errno == EISDIR && flags == 0 && ::unlinkat(AT_FDCWD, entry.c_path(), AT_REMOVEDIR) == 0) {
-            return true;
+        // Through the directory the walk read, not the path: a directory
+        // on the path replaced by a link since then cannot lead the unlink
+        // out of the tree, and depth is not limited by PATH_MAX.
+        int dirfd = AT_FDCWD;
+        const char* name = nullptr;
+        int located = context.walk.entry_at(dirfd, name);
+        if (located < 0) {
+            errno = -located;
+        } else {
+            int flags = entry.type() == IOQ_TYPE_DIRECTORY ? AT_REMOVEDIR : 0;
+            if (::unlinkat(dirfd, name, flags) == 0) {
+                return true;
+            }
+            // d_type said file but it is a directory now (or the other way).
+            if (errno == EISDIR && flags == 0 && ::unlinkat(dirfd, name, AT_REMOVEDIR) == 0) {
+                return true;
+            }
         }
         bool gone_is_fine =
             context.ignore_readdir_race || context.symlinks == IOQ_SYMLINKS_LOGICAL;

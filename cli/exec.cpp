@@ -58,6 +58,56 @@ std::string_view directory_of(std::string_view path) {
 
 enum class ExecMode : unsigned char { exec, execdir, ok, okdir };
 
+// Where an -execdir child starts: a descriptor of the entry's directory,
+// taken from the walk (so no symbolic link swapped in since the walk read it
+// is followed, and no PATH_MAX limit applies), or for a starting point its
+// directory by name.  A copy of the walk's descriptor: a batch outlives the
+// entry it was taken for.
+class ChildDirectory {
+public:
+    ChildDirectory() = default;
+    ChildDirectory(const ChildDirectory&) = delete;
+    ChildDirectory& operator=(const ChildDirectory&) = delete;
+    ~ChildDirectory() { clear(); }
+
+    // Takes the directory of the walk's current entry; false with errno set
+    // when it cannot be reached any more.
+    bool take(ioq::Walk& walk, std::string_view path, int depth) {
+        clear();
+        if (depth == 0) {
+            name_.assign(directory_of(path));
+            return true;
+        }
+        int dirfd = AT_FDCWD;
+        const char* name = nullptr;
+        int located = walk.entry_at(dirfd, name);
+        if (located < 0) {
+            errno = -located;
+            return false;
+        }
+        fd_ = ::fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+        return fd_ >= 0;
+    }
+    void clear() {
+        if (fd_ >= 0) {
+            ::close(fd_);
+            fd_ = -1;
+        }
+        name_.clear();
+    }
+    void add_to(posix_spawn_file_actions_t& actions) const {
+        if (fd_ >= 0) {
+            ::posix_spawn_file_actions_addfchdir_np(&actions, fd_);
+        } else {
+            ::posix_spawn_file_actions_addchdir_np(&actions, name_.c_str());
+        }
+    }
+
+private:
+    int fd_ = -1;
+    std::string name_;
+};
+
 class ExecAction final : public Primary {
 public:
     ExecAction(ExecMode mode, std::vector<std::string> words, bool batch)
@@ -91,7 +141,10 @@ public:
         if ((mode_ == ExecMode::ok || mode_ == ExecMode::okdir) && !confirm(context)) {
             return false;
         }
-        directory_.assign(directory);
+        if (in_dir && !child_directory_.take(context.walk, path, context.entry->depth())) {
+            report_path_error(path, errno);
+            return false;
+        }
         return run(context, args_) == 0;
     }
 
@@ -123,6 +176,13 @@ private:
         }
         if (new_directory || pending_.empty()) {
             directory_.assign(directory);
+            if (mode_ == ExecMode::execdir &&
+                !child_directory_.take(context.walk, context.entry->path(),
+                                       context.entry->depth())) {
+                report_path_error(context.entry->path(), errno);
+                directory_.clear();
+                return;
+            }
         }
         pending_.push_back(arena_.size());
         arena_ += argument_;
@@ -180,7 +240,7 @@ private:
         posix_spawn_file_actions_t actions;
         ::posix_spawn_file_actions_init(&actions);
         if (mode_ == ExecMode::execdir || mode_ == ExecMode::okdir) {
-            ::posix_spawn_file_actions_addchdir_np(&actions, directory_.c_str());
+            child_directory_.add_to(actions);
         }
         if (mode_ == ExecMode::ok || mode_ == ExecMode::okdir) {
             // The answers come from stdin; the command must not eat them.
@@ -216,7 +276,8 @@ private:
     std::size_t fixed_size_ = 0;
 
     std::string argument_;   // what "{}" stands for, for the current file
-    std::string directory_;  // where the next child runs (execdir)
+    std::string directory_;  // the path of the batch's directory (execdir +)
+    ChildDirectory child_directory_;  // where the next child runs (execdir)
     std::vector<std::string> args_;
     std::vector<char*> argv_;
     // The batch: NUL-terminated arguments in arena_, at the offsets in pending_.

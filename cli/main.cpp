@@ -116,6 +116,7 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     options.symlinks = command.symlinks;
     options.same_device = command.same_device;
     options.sort_names = command.sort_names;
+    options.hold_directories = command.acts_in_place;
     if (ufind::reads_metadata_of_every_entry(*command.expr)) {
         options.stat_mask = command.stat_mask;
     }

@@ -483,6 +483,9 @@ private:
             } else if (name == "-delete") {
                 state_.seen_delete = true;
             }
+            if (name == "-delete" || name == "-execdir" || name == "-okdir") {
+                command_.acts_in_place = true;
+            }
             ParseContext context(args_, pos_, command_, state_, name);
             node = primary(ExprKind::primary);
             node->object = parser(context);

@@ -46,6 +46,9 @@ struct Command {
     enum class ColorMode : unsigned char { automatic, always, never };
     ColorMode color = ColorMode::automatic;
     bool status = false;       // -status: progress on the terminal's stderr
+    // -delete, -execdir, -okdir: they act through the directory the walk
+    // read (ioq_walk_entry_at), which the walk must then hold open.
+    bool acts_in_place = false;
     bool warnings = false;     // -warn/-nowarn; default: stdin is a terminal
     unsigned stat_mask = 0;    // STATX_* fields the expression reads, 0 if none
     struct timespec start_time {};  // "now" for every time test and -ls

@@ -125,6 +125,7 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
         walk_options.sort_names = options->sort_names != 0;
         walk_options.eager_stat_mask = options->stat_mask;
         walk_options.completion_order = options->completion_order != 0;
+        walk_options.hold_directories = options->hold_directories != 0;
         walk_options.min_depth = options->min_depth;
         walk_options.max_depth = options->max_depth < 0 ? INT_MAX : options->max_depth;
         walk_options.queue.backend = to_choice(options->backend);
@@ -174,6 +175,16 @@ void ioq_walk_prune(ioq_walk* walk) {
         walk->fail(-ENOMEM);
     } catch (const std::exception&) {
         walk->fail(-EIO);
+    }
+}
+
+int ioq_walk_entry_at(ioq_walk* walk, int* dirfd, const char** name) {
+    try {
+        return walk->walker.entry_location(*dirfd, *name);
+    } catch (const std::bad_alloc&) {
+        return -ENOMEM;
+    } catch (const std::exception&) {
+        return -EIO;
     }
 }
 

@@ -98,6 +98,13 @@ struct ioq_walk_options {
     unsigned stat_mask; /* STATX_* fields the workers fetch for every entry as they read
                          * each directory (ioq_walk_stat() then costs no call); 0 for
                          * metadata only on request */
+    int hold_directories; /* non-zero: each directory stays open while its entries are
+                           * returned, so that ioq_walk_entry_at() gives the very
+                           * directory that was read (callers that delete or run
+                           * commands in place); 0: workers may close a directory
+                           * with no subdirectory as soon as it is read, and
+                           * ioq_walk_entry_at() opens it again if asked, which fails
+                           * if it was replaced meanwhile */
 };
 
 /* Fills options with the defaults: no roots, BFS, automatic backend and
@@ -143,6 +150,17 @@ IOQ_API void ioq_walk_prune(ioq_walk *walk);
 /* Metadata of the entry just returned: mask is a set of STATX_* fields; a
  * symbolic link is followed when follow is non-zero.  Returns 0 or -errno. */
 IOQ_API int ioq_walk_stat(ioq_walk *walk, unsigned mask, int follow, struct statx *out);
+
+/* Where the entry just returned is, for the *at() system calls: sets *dirfd
+ * to a descriptor of the directory holding it and *name to its name there
+ * (for a starting point or an error entry: AT_FDCWD and the whole path).
+ * unlinkat(*dirfd, *name, ...) or fchdir(*dirfd) never follow a symbolic
+ * link the walk did not follow, even if a directory on the path was replaced
+ * by one since it was read, and work at any depth (no PATH_MAX limit).  The
+ * descriptor belongs to the walk and stays valid until the next call to
+ * ioq_walk_next(); do not close it.  Returns 0, or -errno (-ENOENT when the
+ * directory was replaced since it was read). */
+IOQ_API int ioq_walk_entry_at(ioq_walk *walk, int *dirfd, const char **name);
 
 /* Ends the walk at once: queued work is cancelled, descriptors are closed,
  * and ioq_walk_next() returns 0 from now on. */

@@ -85,6 +85,8 @@ public:
     int stat(unsigned mask, bool follow, struct statx& out) {
         return ioq_walk_stat(walk_, mask, follow ? 1 : 0, &out);
     }
+    // A directory descriptor and name for the entry (see ioq_walk_entry_at).
+    int entry_at(int& dirfd, const char*& name) { return ioq_walk_entry_at(walk_, &dirfd, &name); }
     void stop() {
         if (walk_) {
             ioq_walk_stop(walk_);

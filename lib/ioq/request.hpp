@@ -45,8 +45,11 @@ struct Request {
     bool close_leaf = false;
     bool leaf_links_count = false;
     bool closed = false;         // out: it was closed so; result is its old number
-    // out, when closed: the directory's identity, so that opening it again
-    // by name can tell whether it is still the same directory.
+    // open_dir: fetch the directory's identity even if it stays open (the
+    // caller may have to open it again by name: find -delete, -execdir).
+    bool identify = false;
+    // out, when closed or identify: the directory's identity, so that
+    // opening it again by name can tell whether it is still the same one.
     std::uint64_t closed_dev = 0;
     std::uint64_t closed_ino = 0;
     // open_dir: follow no symbolic link anywhere in path (openat2 with

@@ -93,13 +93,16 @@ void read_entries(Request& request, int fd) noexcept {
         buffer.stat_entries(fd, request.statx_mask, request.stat_flags);
     }
     struct statx identity;
-    if (request.close_leaf && buffer.at_end() && !buffer.error() &&
-        !buffer.may_hold_directories(request.leaf_links_count) &&
+    bool close = request.close_leaf && buffer.at_end() && !buffer.error() &&
+                 !buffer.may_hold_directories(request.leaf_links_count);
+    if ((close || request.identify) &&
         ::statx(fd, "", AT_EMPTY_PATH, STATX_INO, &identity) == 0) {
         request.closed_dev = makedev(identity.stx_dev_major, identity.stx_dev_minor);
         request.closed_ino = identity.stx_ino;
-        ::close(fd);
-        request.closed = true;
+        if (close) {
+            ::close(fd);
+            request.closed = true;
+        }
     }
 }
 

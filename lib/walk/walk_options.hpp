@@ -47,6 +47,10 @@ struct WalkOptions {
     // every file): the statx calls then run in parallel instead of one by
     // one on the caller's thread.  0: metadata only when asked for.
     unsigned eager_stat_mask = 0;
+    // Keep each directory open while its entries are returned (no early
+    // close of leaves by the workers): entry_location() then gives the
+    // directory that was read even if its name now leads elsewhere.
+    bool hold_directories = false;
     // Do not descend into directories on another filesystem than their root's
     // (find's -xdev); they are still reported.
     bool same_device = false;

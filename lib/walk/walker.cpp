@@ -70,6 +70,7 @@ Walker::Walker(WalkOptions options)
     options_.read_ahead = std::clamp<std::size_t>(options_.read_ahead, 1, most);
     options_.read_ahead = std::min(options_.read_ahead, queue_.capacity() / 2);
     to_submit_.reserve(queue_.capacity());
+    close_leaves_ = !options_.hold_directories;
     stats_.backend = queue_.backend();
     rounds_ = (options_.strategy == Strategy::ids || options_.strategy == Strategy::eds) &&
               !options_.post_order;
@@ -103,6 +104,10 @@ const Entry* Walker::next() {
     }
     descend_into_last_entry();
     cache_[0].valid = cache_[1].valid = false;
+    if (DirNode* parent = std::exchange(post_parent_, nullptr)) {
+        --parent->pins;
+        release_fd_if_unused(parent);
+    }
     for (;;) {
         if (!post_ready_.empty()) {
             return report_post_visit();
@@ -282,6 +287,12 @@ const Entry* Walker::report_post_visit() {
     entry_.loop_ancestor = {};
     entry_dirfd_ = AT_FDCWD;
     descend_pending_ = false;
+    if (node->parent) {
+        // Kept (not freed, its descriptor not closed) while this entry is
+        // the current one: entry_location() gives it out.
+        post_parent_ = node->parent;
+        ++post_parent_->pins;
+    }
     free_if_unused(node);
     ++stats_.entries;
     return &entry_;
@@ -590,6 +601,7 @@ void Walker::submit_open(DirNode* node) {
     request.buffer = node->buffer;
     ask_for_entry_stats(request);
     request.close_leaf = close_leaves_;
+    request.identify = options_.hold_directories;
     request.leaf_links_count = options_.symlinks == Symlinks::logical;
     if (base) {
         request.fd = base->fd;
@@ -621,10 +633,16 @@ void Walker::submit_open(DirNode* node) {
 void Walker::open_long_path(DirNode* node) {
     // No descriptor is open close enough to the directory for openat to
     // take the rest of the path in one go (the kernel refuses paths of
-    // PATH_MAX bytes or more).  Walk there in steps that fit, each relative
-    // to the last, on this thread: it only happens when descriptors ran
-    // short for paths this long.
-    Request& request = node->request;
+    // PATH_MAX bytes or more): on this thread, in steps.  It only happens
+    // when descriptors ran short for paths this long.
+    open_in_steps(node->request);
+    complete(&node->request);
+}
+
+void Walker::open_in_steps(Request& request) {
+    // Walk to the directory in steps that fit in PATH_MAX, each relative to
+    // the last, with the request's flags at every step (no symbolic link
+    // followed where the request follows none).
     int base_fd = request.fd;
     std::string_view rest(request.path);
     // On the stack: an allocation failing while a temporary descriptor is
@@ -653,7 +671,6 @@ void Walker::open_long_path(DirNode* node) {
         close_temporary();
         if (hop.result < 0) {
             request.result = hop.result;
-            complete(&request);
             return;
         }
         temporary = base_fd = hop.result;
@@ -665,7 +682,6 @@ void Walker::open_long_path(DirNode* node) {
     request.path = rest.data();
     IoQueue::run_now(request);
     close_temporary();
-    complete(&request);
 }
 
 void Walker::flush_submissions() {
@@ -748,6 +764,10 @@ void Walker::complete(Request* request) {
         fds_.release();
     } else if (request->result >= 0) {
         node->fd = request->result;
+        if (request->identify && request->closed_ino != 0) {
+            node->dev = request->closed_dev;
+            node->ino = request->closed_ino;
+        }
     } else {
         node->error = -request->result;
         fds_.release();
@@ -899,38 +919,80 @@ int Walker::stat(unsigned mask, bool follow, struct statx& out) {
     return cached_stat(mask, follow, out);
 }
 
-int Walker::reopen_current() {
-    // The caller wants metadata after all: stop closing leaves early, and
-    // open this one again relative to the nearest ancestor holding an fd.
-    close_leaves_ = false;
-    DirNode* base = current_->parent;
+int Walker::open_again(const DirNode* node) {
+    // Relative to the nearest ancestor holding an fd, never through a link
+    // the walk did not follow.
+    DirNode* base = node->parent;
     while (base && base->fd < 0) {
         base = base->parent;
     }
     Request request;
     request.op = Op::open_dir;
     request.fd = base ? base->fd : AT_FDCWD;
-    request.path = base ? current_->path.c_str() + base->child_prefix() : current_->path.c_str();
-    request.flags = current_->parent && options_.symlinks != Symlinks::logical ? O_NOFOLLOW : 0;
-    request.no_symlinks = base != current_->parent && options_.symlinks != Symlinks::logical;
-    IoQueue::run_now(request);
+    request.path = base ? node->path.c_str() + base->child_prefix() : node->path.c_str();
+    request.flags = node->parent && options_.symlinks != Symlinks::logical ? O_NOFOLLOW : 0;
+    request.no_symlinks = base != node->parent && options_.symlinks != Symlinks::logical;
+    open_in_steps(request);
     if (request.result < 0) {
         return request.result;
     }
-    current_->fd = request.result;
+    int fd = request.result;
     fds_.acquire();
     // Whatever is at that name now must be the directory that was read, or
-    // the caller would get another file's metadata for an entry listed here.
+    // the caller would get another file's metadata (or delete another
+    // file) for an entry listed here.
     struct statx identity;
-    if (IoQueue::stat_now(current_->fd, "", AT_EMPTY_PATH, STATX_INO, identity) < 0 ||
-        identity.stx_ino != current_->ino ||
-        makedev(identity.stx_dev_major, identity.stx_dev_minor) != current_->dev) {
+    if (IoQueue::stat_now(fd, "", AT_EMPTY_PATH, STATX_INO, identity) < 0 ||
+        identity.stx_ino != node->ino ||
+        makedev(identity.stx_dev_major, identity.stx_dev_minor) != node->dev) {
         // Replaced since: as if its files had vanished.
-        IoQueue::close_now(std::exchange(current_->fd, -1));
+        IoQueue::close_now(fd);
         fds_.release();
         return -ENOENT;
     }
-    return current_->fd;
+    return fd;
+}
+
+int Walker::reopen_current() {
+    // The caller wants metadata after all: stop closing leaves early.
+    close_leaves_ = false;
+    int fd = open_again(current_);
+    if (fd >= 0) {
+        current_->fd = fd;
+    }
+    return fd;
+}
+
+int Walker::entry_location(int& dirfd, const char*& name) {
+    if (post_parent_) {
+        if (post_parent_->fd < 0) {
+            // Pinned: the descriptor stays until next() unpins the node,
+            // which then closes it as any finished directory's.
+            int fd = open_again(post_parent_);
+            if (fd < 0) {
+                return fd;
+            }
+            post_parent_->fd = fd;
+        }
+        dirfd = post_parent_->fd;
+        name = entry_.name.data();
+        return 0;
+    }
+    if (entry_.depth == 0 || entry_.error || entry_dirfd_ == AT_FDCWD) {
+        dirfd = AT_FDCWD;
+        name = path_.c_str();
+        return 0;
+    }
+    if (entry_dirfd_ == closed_leaf) {
+        int fd = reopen_current();
+        if (fd < 0) {
+            return fd;
+        }
+        entry_dirfd_ = fd;
+    }
+    dirfd = entry_dirfd_;
+    name = entry_.name.data();
+    return 0;
 }
 
 int Walker::raw_stat(unsigned mask, bool follow, struct statx& out) {
@@ -976,6 +1038,7 @@ void Walker::stop() noexcept {
     current_ = nullptr;
     descend_pending_ = false;
     post_ready_.clear();
+    post_parent_ = nullptr;  // freed with every node
 }
 
 WalkStats Walker::stats() const {

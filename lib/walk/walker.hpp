@@ -90,6 +90,15 @@ public:
     // follow says whether a symbolic link is followed.  Returns 0 or -errno.
     int stat(unsigned mask, bool follow, struct statx& out);
 
+    // Where the entry just returned is: a descriptor of the directory that
+    // holds it, and its name there (nullptr-free, valid until next()).  For
+    // a starting point, an error entry: AT_FDCWD and the whole path.  Acting
+    // through the pair (unlinkat, fchdir) never follows a symbolic link the
+    // walk did not follow, even if a directory on the path was replaced by
+    // one since, and has no PATH_MAX limit.  Returns 0, or -errno
+    // (-ENOENT: the directory was replaced since it was read).
+    int entry_location(int& dirfd, const char*& name);
+
     // Ends the walk now (see above); next() returns nullptr afterwards.
     void stop() noexcept;
 
@@ -108,6 +117,8 @@ private:
     int cached_stat(unsigned mask, bool follow, struct statx& out);
     int raw_stat(unsigned mask, bool follow, struct statx& out);
     int reopen_current();
+    int open_again(const DirNode* node);
+    void open_in_steps(Request& request);
 
     // entry_dirfd_ of entries in a leaf directory a worker closed early.
     static constexpr int closed_leaf = -2;
@@ -186,6 +197,9 @@ private:
     Entry entry_;
     std::string path_;
     int entry_dirfd_ = AT_FDCWD;
+    // The parent of a directory reported after its contents (post-order),
+    // pinned until next() so that entry_location() can reach it.
+    DirNode* post_parent_ = nullptr;
     bool descend_pending_ = false;
 
     std::size_t in_flight_ = 0;  // opens submitted or ready, not yet popped
