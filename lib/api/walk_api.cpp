@@ -19,11 +19,22 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <string>
+#include <vector>
 
 struct ioq_walk {
-    explicit ioq_walk(ioq::walk::WalkOptions options) : walker(std::move(options)) {}
+    explicit ioq_walk(ioq::walk::WalkOptions options)
+        : symlinks(options.symlinks), stat_mask(options.eager_stat_mask),
+          walker(std::move(options)) {}
+    ioq::walk::Symlinks symlinks;
+    unsigned stat_mask;
     ioq::walk::Walker walker;
     int error = 0;  // negative errno that ended the walk early, or 0
+    // ioq_walk_next_batch: the batch's paths (and loop ancestors), each
+    // NUL-terminated, and where each starts; reused from batch to batch,
+    // so a walk allocates for its largest batch only.
+    std::string batch_text;
+    std::vector<std::size_t> batch_offsets;
 
     // Ends the walk after the engine threw; returns the error it now reports.
     int fail(int code) noexcept {
@@ -165,6 +176,66 @@ int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
     entry->loop_ancestor = next->loop_ancestor.empty() ? nullptr : next->loop_ancestor.data();
     entry->root = next->root;
     return 1;
+}
+
+int ioq_walk_next_batch(ioq_walk* walk, struct ioq_entry* entries, struct statx* stats,
+                        size_t capacity) {
+    std::size_t count = 0;
+    try {
+        walk->batch_text.clear();
+        walk->batch_offsets.clear();
+        while (count < capacity) {
+            const ioq::walk::Entry* next = walk->walker.next();
+            if (!next) {
+                break;
+            }
+            ioq_entry& entry = entries[count];
+            entry.path_len = next->path.size();
+            entry.name_len = next->name.size();
+            entry.depth = next->depth;
+            entry.type = static_cast<ioq_type>(next->type);
+            entry.error = next->error;
+            entry.root = next->root;
+            walk->batch_offsets.push_back(walk->batch_text.size());
+            walk->batch_text.append(next->path).push_back('\0');
+            if (next->loop_ancestor.empty()) {
+                walk->batch_offsets.push_back(std::string::npos);
+            } else {
+                walk->batch_offsets.push_back(walk->batch_text.size());
+                walk->batch_text.append(next->loop_ancestor).push_back('\0');
+            }
+            if (stats) {
+                // What ioq_walk_stat would give with the walk's own mask:
+                // fetched by the workers already when stat_mask is set.
+                bool follow = walk->symlinks == ioq::walk::Symlinks::logical ||
+                              (walk->symlinks == ioq::walk::Symlinks::roots && next->depth == 0);
+                if (next->error || walk->stat_mask == 0 ||
+                    walk->walker.stat(walk->stat_mask, follow, stats[count]) != 0) {
+                    stats[count].stx_mask = 0;
+                }
+            }
+            ++count;
+        }
+    } catch (const std::bad_alloc&) {
+        walk->fail(-ENOMEM);
+    } catch (const std::exception&) {
+        walk->fail(-EIO);
+    }
+    // Pointers only now: the text may have moved while it grew.  An entry
+    // whose text did not fit (memory ran out) is not part of the batch.
+    count = std::min(count, walk->batch_offsets.size() / 2);
+    const char* text = walk->batch_text.data();
+    for (std::size_t i = 0; i < count; ++i) {
+        ioq_entry& entry = entries[i];
+        entry.path = text + walk->batch_offsets[2 * i];
+        entry.name = entry.path + entry.path_len - entry.name_len;
+        std::size_t ancestor = walk->batch_offsets[2 * i + 1];
+        entry.loop_ancestor = ancestor == std::string::npos ? nullptr : text + ancestor;
+    }
+    if (count > 0) {
+        return static_cast<int>(std::min<std::size_t>(count, INT_MAX));
+    }
+    return walk->error;
 }
 
 void ioq_walk_prune(ioq_walk* walk) {

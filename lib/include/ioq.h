@@ -142,6 +142,22 @@ IOQ_API int ioq_walk_open(ioq_walk **walk, const struct ioq_walk_options *option
  * (Failures at a path are entries with error set; they do not end the walk.) */
 IOQ_API int ioq_walk_next(ioq_walk *walk, struct ioq_entry *entry);
 
+/* Up to capacity entries at once, into entries[0..n-1]; returns n (> 0), 0
+ * when the walk is over, or a negative errno as ioq_walk_next() does (an
+ * error that ends the walk in the middle of a batch is returned by the next
+ * call, after the entries before it).  Their paths, names and loop ancestors
+ * stay valid until the next call of either function.  When stats is not
+ * NULL, stats[i] is entry i's metadata with the fields of options.stat_mask
+ * (fetched by the workers as they read, so no call is made here), following
+ * links as the walk does; stx_mask is 0 where there is none (stat_mask 0, an
+ * error entry, a file gone since).  Every directory of a batch is descended
+ * into: to prune, use ioq_walk_next().  ioq_walk_stat(), ioq_walk_prune()
+ * and ioq_walk_entry_at() refer to the batch's last entry.  For consumers
+ * that hand entries to other threads or aggregate: one call per batch
+ * instead of one per entry. */
+IOQ_API int ioq_walk_next_batch(ioq_walk *walk, struct ioq_entry *entries, struct statx *stats,
+                                size_t capacity);
+
 /* Do not descend into the directory just returned by ioq_walk_next().  If
  * that cannot be remembered (memory ran out), the walk ends: the next call
  * to ioq_walk_next() returns -ENOMEM. */

@@ -16,6 +16,8 @@
 
 #include "ioq.h"
 
+#include <sys/stat.h>
+
 #include <initializer_list>
 #include <string_view>
 #include <vector>
@@ -25,6 +27,8 @@ namespace ioq {
 // A view of struct ioq_entry; valid until the walk moves on.
 class Entry {
 public:
+    Entry() = default;
+    explicit Entry(const ioq_entry& raw) : raw_(raw) {}
     std::string_view path() const { return {raw_.path, raw_.path_len}; }
     std::string_view name() const { return {raw_.name, raw_.name_len}; }
     const char* c_path() const { return raw_.path; }
@@ -38,6 +42,28 @@ public:
 private:
     friend class Walk;
     ioq_entry raw_{};
+};
+
+// Entries read a batch at a time (Walk::next_batch), with their metadata
+// when the walk's options fetch it (stat_mask); the storage is reused from
+// batch to batch.  Valid until the next call.
+class Batch {
+public:
+    explicit Batch(std::size_t capacity, bool with_metadata = false)
+        : entries_(capacity), stats_(with_metadata ? capacity : 0) {}
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    Entry operator[](std::size_t i) const { return Entry(entries_[i]); }
+    // Entry i's metadata, or nullptr (none asked for, or none to be had).
+    const struct statx* stat(std::size_t i) const {
+        return !stats_.empty() && stats_[i].stx_mask != 0 ? &stats_[i] : nullptr;
+    }
+
+private:
+    friend class Walk;
+    std::vector<ioq_entry> entries_;
+    std::vector<struct statx> stats_;
+    std::size_t size_ = 0;
 };
 
 class Walk {
@@ -80,6 +106,23 @@ public:
         }
         error_ = result;
         return nullptr;
+    }
+    // Fills batch with the next entries; false at the end of the walk or
+    // when it failed (error() tells which).
+    bool next_batch(Batch& batch) {
+        batch.size_ = 0;
+        if (!walk_) {
+            return false;
+        }
+        int result = ioq_walk_next_batch(walk_, batch.entries_.data(),
+                                         batch.stats_.empty() ? nullptr : batch.stats_.data(),
+                                         batch.entries_.size());
+        if (result > 0) {
+            batch.size_ = static_cast<std::size_t>(result);
+            return true;
+        }
+        error_ = result;
+        return false;
     }
     void prune() { ioq_walk_prune(walk_); }
     int stat(unsigned mask, bool follow, struct statx& out) {
