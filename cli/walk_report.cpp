@@ -62,9 +62,12 @@ void print_walk_report(const ioq::Walk& walk, const PhaseTimes& times) {
     }
     write_line(grouped(stats.entries) + " entries, " + grouped(stats.directories) +
                " directories read, " + grouped(error_total) + " errors" + errors);
-    write_line("requests: " + grouped(stats.stats) + " statx, " + grouped(stats.ran_here) +
-               " run by the walking thread while waiting; " + grouped(stats.waits) +
-               " waits for a directory, " + grouped(stats.sleeps) + " sleeps");
+    write_line("requests: " + grouped(stats.directories) + " directories opened, " +
+               grouped(stats.reads) + " getdents64 reading " + grouped(stats.read_bytes) +
+               " bytes of entries, " + grouped(stats.stats) + " statx; " +
+               grouped(stats.ran_here) + " run by the walking thread while waiting");
+    write_line("waiting: " + grouped(stats.waits) + " times a directory was not ready, " +
+               grouped(stats.sleeps) + " sleeps");
     char timing[200];
     std::snprintf(timing, sizeof timing,
                   "time %.1f ms: parse %.1f, walk %.1f (waiting for directories %.1f), "
@@ -75,15 +78,18 @@ void print_walk_report(const ioq::Walk& walk, const PhaseTimes& times) {
                   milliseconds(static_cast<std::int64_t>(stats.wait_ns)),
                   milliseconds(times.finished - times.walked));
     write_line(timing);
-    char machine[400];
+    char machine[512];
     std::snprintf(machine, sizeof machine,
                   "backend=%s workers_started=%d entries=%llu directories=%llu errors=%llu "
-                  "statx=%llu waits=%llu ran_here=%llu sleeps=%llu wait_ms=%.1f wall_ms=%.1f",
+                  "statx=%llu reads=%llu read_bytes=%llu waits=%llu ran_here=%llu sleeps=%llu "
+                  "wait_ms=%.1f wall_ms=%.1f",
                   ioq_backend_name(stats.backend), stats.workers_started,
                   static_cast<unsigned long long>(stats.entries),
                   static_cast<unsigned long long>(stats.directories),
                   static_cast<unsigned long long>(stats.errors),
                   static_cast<unsigned long long>(stats.stats),
+                  static_cast<unsigned long long>(stats.reads),
+                  static_cast<unsigned long long>(stats.read_bytes),
                   static_cast<unsigned long long>(stats.waits),
                   static_cast<unsigned long long>(stats.ran_here),
                   static_cast<unsigned long long>(stats.sleeps),

@@ -283,6 +283,8 @@ void ioq_walk_get_stats(const ioq_walk* walk, struct ioq_walk_stats* stats) {
     stats->wait_ns = s.wait_ns;
     stats->backend = from_kind(s.backend);
     stats->workers_started = s.workers_started;
+    stats->reads = s.reads;
+    stats->read_bytes = s.read_bytes;
 }
 
 void ioq_walk_close(ioq_walk* walk) { delete walk; }

@@ -194,6 +194,8 @@ struct ioq_walk_stats {
                             * requests itself included), in nanoseconds */
     enum ioq_backend backend;  /* what carried out the requests */
     int workers_started;   /* whether any worker thread ran */
+    uint64_t reads;        /* getdents64 calls */
+    uint64_t read_bytes;   /* bytes of directory entries they returned */
 };
 
 /* Reads the walk's counters so far. */

@@ -30,6 +30,7 @@ DirBuffer::DirBuffer(std::size_t capacity)
 
 void DirBuffer::clear() noexcept {
     size_ = 0;
+    read_calls_ = 0;
     at_end_ = false;
     error_ = 0;
     stat_count_ = 0;
@@ -61,6 +62,7 @@ void DirBuffer::fill(int fd) noexcept {
     clear();
     while (capacity_ - size_ >= max_record) {
         long got = ::syscall(SYS_getdents64, fd, bytes_.get() + size_, capacity_ - size_);
+        ++read_calls_;
         if (got < 0) {
             if (errno == EINTR) {
                 continue;

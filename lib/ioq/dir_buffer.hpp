@@ -54,6 +54,8 @@ public:
 
     const std::byte* data() const { return bytes_.get(); }
     std::size_t size() const { return size_; }
+    // getdents64 calls the last fill() made (the one that saw the end too).
+    unsigned read_calls() const { return read_calls_; }
     bool at_end() const { return at_end_; }
     int error() const { return error_; }
 
@@ -61,6 +63,7 @@ private:
     std::unique_ptr<std::byte[]> bytes_;
     std::size_t capacity_;
     std::size_t size_ = 0;
+    unsigned read_calls_ = 0;
     bool at_end_ = false;
     int error_ = 0;
     struct EntryStat {

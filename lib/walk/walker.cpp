@@ -735,6 +735,12 @@ void Walker::complete(Request* request) {
         return;
     }
     auto* node = static_cast<DirNode*>(request->cookie);
+    if (node->buffer && (request->op == Op::read_dir || request->result >= 0)) {
+        // Counted here, on the walk's thread, from what the worker left in
+        // the buffer: workers share no counter.
+        stats_.reads += node->buffer->read_calls();
+        stats_.read_bytes += node->buffer->size();
+    }
     if (request->op == Op::read_dir) {
         node->state = DirNode::State::ready;
         return;

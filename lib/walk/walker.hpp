@@ -69,6 +69,8 @@ struct WalkStats {
     std::uint64_t ran_here = 0;      // requests the caller's thread ran while waiting
     std::uint64_t sleeps = 0;        // times the caller's thread slept
     std::uint64_t wait_ns = 0;       // time next() spent waiting for directories
+    std::uint64_t reads = 0;         // getdents64 calls
+    std::uint64_t read_bytes = 0;    // bytes of directory entries they returned
     BackendKind backend = BackendKind::inline_calls;
     bool workers_started = false;
 };
