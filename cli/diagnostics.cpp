@@ -32,18 +32,6 @@ constexpr std::string_view magenta = "\033[1;35m";
 constexpr std::string_view green = "\033[1;32m";
 constexpr std::string_view reset = "\033[0m";
 
-void write_all(std::string_view text) {
-    // One write per message keeps lines whole when stderr is shared with
-    // other processes (for instance children of -exec).
-    while (!text.empty()) {
-        ssize_t n = ::write(STDERR_FILENO, text.data(), text.size());
-        if (n <= 0) {
-            return;
-        }
-        text.remove_prefix(static_cast<std::size_t>(n));
-    }
-}
-
 // "ufind: " + kind + message + "\n", colored on a terminal.
 void write_message(std::string_view kind, std::string_view kind_color, std::string_view message,
                    std::string_view extra = {}) {
@@ -65,7 +53,9 @@ void write_message(std::string_view kind, std::string_view kind_color, std::stri
         }
     }
     line.append(message).append("\n").append(extra);
-    write_all(line);
+    // One write per message keeps lines whole when stderr is shared with
+    // other processes (for instance children of -exec).
+    write_fully(STDERR_FILENO, line);
 }
 
 bool shell_safe(unsigned char c) {
@@ -195,6 +185,16 @@ void report_note(std::string_view message) { write_message({}, {}, message); }
 void report_warning(std::string_view message) { write_message("warning:", magenta, message); }
 
 void mark_failed() { failed = true; }
+
+void write_fully(int fd, std::string_view text) {
+    while (!text.empty()) {
+        ssize_t n = ::write(fd, text.data(), text.size());
+        if (n <= 0) {
+            return;
+        }
+        text.remove_prefix(static_cast<std::size_t>(n));
+    }
+}
 
 int exit_status() { return failed ? 1 : 0; }
 

@@ -40,6 +40,10 @@ void report_note(std::string_view message);
 // Prints "ufind: warning: <message>"; does not change the exit status.
 void report_warning(std::string_view message);
 
+// Writes all of text to fd, or as much as fd takes: for messages, help and
+// status lines, which have nowhere else to go when writing fails.
+void write_fully(int fd, std::string_view text);
+
 // Records a failure that has been reported elsewhere (a child process's own
 // message, say) or that must change the status without a message
 // (-exec ... {} + whose command failed).

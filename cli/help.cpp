@@ -21,6 +21,8 @@
 // write(2), as ufind's other output is, not through stdio.
 #include "help.hpp"
 
+#include "diagnostics.hpp"
+
 #include "primary_names.hpp"
 
 #include <ioq.h>
@@ -38,16 +40,6 @@ namespace {
 
 constexpr std::size_t screen_width = 79;
 constexpr std::string_view indent = "  ";
-
-void write_stdout(std::string_view text) {
-    while (!text.empty()) {
-        ssize_t n = ::write(STDOUT_FILENO, text.data(), text.size());
-        if (n <= 0) {
-            return;
-        }
-        text.remove_prefix(static_cast<std::size_t>(n));
-    }
-}
 
 // One row of the screen: what is typed, and what it does.
 struct HelpRow {
@@ -212,7 +204,7 @@ void print_help() {
         "\n"
         "Exit status: 0 when all went well, 1 when any error occurred.\n"
         "See ufind(1) for the details.\n";
-    write_stdout(out);
+    write_fully(STDOUT_FILENO, out);
 }
 
 void print_version() {
@@ -230,7 +222,7 @@ void print_version() {
     out += "default backend here: ";
     out += ioq_backend_name(planned_backend(IOQ_BACKEND_AUTO));
     out += '\n';
-    write_stdout(out);
+    write_fully(STDOUT_FILENO, out);
 }
 
 } // namespace ufind

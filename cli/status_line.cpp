@@ -1,5 +1,7 @@
 #include "status_line.hpp"
 
+#include "diagnostics.hpp"
+
 #include "terminal_text.hpp"
 #include "walk_report.hpp"
 
@@ -14,16 +16,6 @@ namespace {
 
 constexpr std::int64_t redraw_interval_ns = 250'000'000;  // four times a second
 
-
-void write_stderr(std::string_view text) {
-    while (!text.empty()) {
-        ssize_t n = ::write(STDERR_FILENO, text.data(), text.size());
-        if (n <= 0) {
-            return;
-        }
-        text.remove_prefix(static_cast<std::size_t>(n));
-    }
-}
 
 std::size_t terminal_columns() {
     struct winsize size {};
@@ -89,7 +81,7 @@ void StatusLine::draw(const ioq::Entry& entry, bool keep) {
         if (shown_) {
             erase();
         }
-        write_stderr(text);
+        write_fully(STDERR_FILENO, text);
         return;
     }
     // Keep the line within the terminal: the path loses its head, which
@@ -104,13 +96,13 @@ void StatusLine::draw(const ioq::Entry& entry, bool keep) {
         path = room > 3 ? "..." + path.substr(cut) : std::string();
     }
     line_ = "\r\033[K" + text + path;
-    write_stderr(line_);
+    write_fully(STDERR_FILENO, line_);
     shown_ = true;
 }
 
 void StatusLine::erase() {
     if (shown_) {
-        write_stderr("\r\033[K");
+        write_fully(STDERR_FILENO, "\r\033[K");
         shown_ = false;
     }
 }

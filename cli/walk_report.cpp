@@ -15,10 +15,7 @@ namespace {
 double milliseconds(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 void write_line(const std::string& line) {
-    std::string text = "ufind: stats: " + line + "\n";
-    if (::write(STDERR_FILENO, text.data(), text.size()) < 0) {
-        return;  // nowhere left to say it
-    }
+    write_fully(STDERR_FILENO, "ufind: stats: " + line + "\n");
 }
 
 } // namespace

@@ -42,7 +42,6 @@ Usage: delete_survivors.py --ufind PATH [-v] [--filter SUBSTR]
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
@@ -333,16 +332,11 @@ def run_case(case: Case, template: str, scratch: str, ufind: str,
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--ufind", required=True)
-    parser.add_argument("--filter", default="")
-    parser.add_argument("-v", action="store_true")
-    options = parser.parse_args()
-    ufind = os.path.abspath(options.ufind)
-    report = common.Report(verbose=options.v)
-    if not common.has_find_oracle():
-        print("GNU find is missing: nothing to compare with")
+    begun = common.start()
+    if begun is None:
         return 77
+    ufind, report = begun.ufind, begun.report
+    name_filter = begun.filter
     scratch = tempfile.mkdtemp(prefix="ufind-delete-")
     try:
         template = os.path.join(scratch, "template")
@@ -350,7 +344,7 @@ def main() -> int:
         build_world(template)
         can_drop = os.geteuid() != 0 or hasattr(os, "setgroups")
         for case in CASES:
-            if options.filter not in case.name:
+            if name_filter not in case.name:
                 continue
             if case.unprivileged and not can_drop:
                 report.skip(case.name, "cannot run unprivileged")

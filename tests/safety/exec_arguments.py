@@ -34,7 +34,6 @@ Usage: exec_arguments.py --ufind PATH [-v] [--filter SUBSTR]
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
@@ -288,22 +287,18 @@ def batch_cases(r: Runner) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--ufind", required=True)
-    parser.add_argument("--filter", default="")
-    parser.add_argument("-v", action="store_true")
-    options = parser.parse_args()
-    report = common.Report(verbose=options.v)
-    if not common.has_find_oracle():
-        print("GNU find is missing: nothing to compare with")
+    begun = common.start()
+    if begun is None:
         return 77
+    ufind, report = begun.ufind, begun.report
+    name_filter = begun.filter
     scratch = tempfile.mkdtemp(prefix="ufind-exec-")
     try:
-        runner = Runner(os.path.abspath(options.ufind), scratch, report)
+        runner = Runner(os.path.abspath(ufind), scratch, report)
         original = runner.compare
 
         def filtered(name: str, *args, **kwargs) -> None:
-            if options.filter in name:
+            if name_filter in name:
                 original(name, *args, **kwargs)
         runner.compare = filtered
         exec_cases(runner)

@@ -22,7 +22,6 @@ Usage: fd_limits.py --ufind PATH [-v] [--filter SUBSTR]
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import sys
@@ -57,16 +56,11 @@ def limit(n: int):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--ufind", required=True)
-    parser.add_argument("--filter", default="")
-    parser.add_argument("-v", action="store_true")
-    options = parser.parse_args()
-    ufind = os.path.abspath(options.ufind)
-    report = common.Report(verbose=options.v)
-    if not common.has_find_oracle():
-        print("GNU find is missing: nothing to compare with")
+    begun = common.start()
+    if begun is None:
         return 77
+    ufind, report = begun.ufind, begun.report
+    name_filter = begun.filter
     scratch = tempfile.mkdtemp(prefix="ufind-fd-limits-")
     try:
         build(scratch)
@@ -85,9 +79,9 @@ def main() -> int:
                     oracle = "like_find" if find_whole else "where_find_fails"
                     name = (f"ulimit_{n}_{tree}{'_depth' if order else ''}"
                             f"_walked_whole_{oracle}")
-                    if options.filter not in name:
+                    if name_filter not in name:
                         continue
-                    if not find_whole and options.v:
+                    if not find_whole and report.verbose:
                         report.note(f"find with {n} descriptors on {' '.join(args)}: status "
                                     f"{find.status}, {common.escape(find.stderr)[:120]}")
                     expected = sorted(unlimited.stdout.split(b"\n"))
@@ -109,7 +103,7 @@ def main() -> int:
         # What an -exec child inherits.
         args = ["wide", "-maxdepth", "2", "-name", "s1", "-exec", "ls", "/proc/self/fd", ";"]
         name = "exec_child_inherits_no_walk_descriptors"
-        if options.filter in name:
+        if name_filter in name:
             find = common.run([common.FIND] + args, cwd=scratch)
             find_fds = set(find.stdout.split())
             for strategy, backend in common.COMBINATIONS:

@@ -220,3 +220,27 @@ def has_find_oracle() -> bool:
     except OSError:
         return False
     return b"GNU findutils" in out
+
+
+@dataclass
+class Start:
+    """What every safety test begins with: its command line (--ufind,
+    --filter, -v), ufind's absolute path and a Report."""
+    ufind: str
+    filter: str
+    report: Report
+
+
+def start() -> Start | None:
+    """Parses the command line every safety test takes; None when GNU find,
+    the oracle, is missing (the test then exits 77: skipped)."""
+    import argparse
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ufind", required=True)
+    parser.add_argument("--filter", default="")
+    parser.add_argument("-v", action="store_true")
+    options = parser.parse_args()
+    if not has_find_oracle():
+        print("GNU find is missing: nothing to compare with")
+        return None
+    return Start(os.path.abspath(options.ufind), options.filter, Report(verbose=options.v))

@@ -37,7 +37,6 @@ Usage: signals.py --ufind PATH [-v] [--filter SUBSTR]
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import signal
@@ -201,16 +200,11 @@ class Scenario:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--ufind", required=True)
-    parser.add_argument("--filter", default="")
-    parser.add_argument("-v", action="store_true")
-    options = parser.parse_args()
-    ufind = os.path.abspath(options.ufind)
-    report = common.Report(verbose=options.v)
-    if not common.has_find_oracle():
-        print("GNU find is missing: nothing to compare with")
+    begun = common.start()
+    if begun is None:
         return 77
+    ufind, report = begun.ufind, begun.report
+    name_filter = begun.filter
     scratch = tempfile.mkdtemp(prefix="ufind-signals-")
     try:
         s = Scenario(scratch, report)
@@ -237,7 +231,7 @@ def main() -> int:
              False, 1, per_backend),
         ]
         for name, make_argv, sig, to_group, before, combinations in scenarios:
-            if options.filter in name:
+            if name_filter in name:
                 s.compare(name, make_argv, sig, to_group, before, ufind, combinations)
     finally:
         common.remove_tree(scratch)
