@@ -62,6 +62,8 @@ struct EvalContext {
     // followed, except that a broken link is itself.  nullptr after reporting
     // why there is none (once per entry).
     const struct statx* stat();
+    // Why stat() gave nullptr for this entry (an errno), or 0.
+    int stat_error() const { return stat_error_ > 0 ? stat_error_ : 0; }
 
 private:
     struct statx stat_buf_;

@@ -80,11 +80,7 @@ public:
             line_ += ",\"type\":\"";
             line_ += type_name(entry.type());
             line_ += "\",\"error\":";
-            // context.stat() reported the error; the errno is not kept, so
-            // ask once more for the text (the rare path).
-            struct statx again;
-            int result = context.walk.stat(STATX_TYPE, context.follows_links(), again);
-            append_json_string(line_, result < 0 ? std::strerror(-result) : "unknown error");
+            append_json_string(line_, std::strerror(context.stat_error()));
             line_ += "}\n";
             output_.write(line_);
             return true;

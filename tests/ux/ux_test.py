@@ -54,12 +54,13 @@ def check(name, condition, detail=""):
         print(f"FAIL {name}" + (f": {detail}" if detail else ""))
 
 
-def run(args, env=None, cwd=None, stdin=subprocess.DEVNULL):
+def run(args, env=None, cwd=None, stdin=subprocess.DEVNULL, user=None):
     full_env = dict(os.environ)
     full_env.pop("NO_COLOR", None)
     full_env.setdefault("TERM", "xterm")
     full_env.update(env or {})
-    return subprocess.run(args, capture_output=True, env=full_env, cwd=cwd, stdin=stdin)
+    return subprocess.run(args, capture_output=True, env=full_env, cwd=cwd, stdin=stdin,
+                          user=user)
 
 
 def run_on_terminal(command, env=None, cwd=None):
@@ -334,6 +335,26 @@ def test_json(tmp):
     check("-fjson writes the same objects as -json", into_file == both.stdout and
           len(into_file.splitlines()) == expected_count,
           f"{len(into_file)} vs {len(both.stdout)} bytes")
+    # Metadata that cannot be read: the entry is still there, with "error".
+    # Needs an unprivileged user (root reads anything): run as nobody.
+    if os.geteuid() == 0:
+        locked = os.path.join(tmp, "locked")
+        os.mkdir(locked)
+        with open(os.path.join(locked, "inside"), "w"):
+            pass
+        os.chmod(locked, 0o444)  # listable, but nothing in it can be stat-ed
+        # The test's own directories only (mkdtemp makes them 0700).
+        for directory in (tmp, os.path.dirname(tmp)):
+            os.chmod(directory, 0o755)
+        denied = run([UFIND, locked, "-json"], user=65534)
+        os.chmod(locked, 0o755)
+        objects = [json.loads(line) for line in denied.stdout.splitlines()]
+        inside = [o for o in objects if o["name"] == "inside"]
+        check("-json: an entry whose metadata cannot be read carries the error",
+              len(inside) == 1 and inside[0].get("error") == "Permission denied" and
+              "size" not in inside[0] and inside[0]["type"] == "file", repr(objects))
+        check("-json: the error is reported on stderr too, exit 1",
+              b"Permission denied" in denied.stderr and denied.returncode == 1)
     # jq, where installed, reads it too.
     if shutil.which("jq"):
         jq = subprocess.run(["jq", "-c", ".name"], input=result.stdout, capture_output=True)
