@@ -14,6 +14,8 @@
 
 #include "primary.hpp"
 
+#include <ioq.h>
+
 #include <memory>
 #include <string>
 
@@ -28,6 +30,18 @@ enum class ExprKind : unsigned char {
     act_print, act_print0, act_prune, act_quit,
     // everything with state of its own: see primary.hpp
     primary,
+};
+
+// The letters of -type and -xtype, and the ioq_type each stands for: the
+// parser reads them, the warnings (expression_lint.cpp) write them back.
+struct TypeLetter {
+    char letter;
+    ioq_type type;
+};
+inline constexpr TypeLetter type_letters[] = {
+    {'f', IOQ_TYPE_REGULAR}, {'d', IOQ_TYPE_DIRECTORY}, {'l', IOQ_TYPE_SYMLINK},
+    {'b', IOQ_TYPE_BLOCK},   {'c', IOQ_TYPE_CHAR},      {'p', IOQ_TYPE_FIFO},
+    {'s', IOQ_TYPE_SOCKET},
 };
 
 struct Expr {

@@ -10,14 +10,8 @@ namespace {
 
 // "-type f" for a mask of one letter, "-type f,l" for several.
 std::string describe_type_test(unsigned mask) {
-    static constexpr struct {
-        ioq_type type;
-        char letter;
-    } letters[] = {{IOQ_TYPE_REGULAR, 'f'}, {IOQ_TYPE_DIRECTORY, 'd'}, {IOQ_TYPE_SYMLINK, 'l'},
-                   {IOQ_TYPE_BLOCK, 'b'},   {IOQ_TYPE_CHAR, 'c'},      {IOQ_TYPE_FIFO, 'p'},
-                   {IOQ_TYPE_SOCKET, 's'}};
     std::string out = "-type ";
-    for (const auto& entry : letters) {
+    for (const TypeLetter& entry : type_letters) {
         if ((mask >> entry.type) & 1u) {
             if (out.size() > 6) {
                 out += ',';

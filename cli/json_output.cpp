@@ -37,19 +37,6 @@ std::size_t utf8_sequence_length(std::string_view text) {
     return length;
 }
 
-const char* type_name(unsigned mode) {
-    switch (mode & S_IFMT) {
-    case S_IFREG: return "file";
-    case S_IFDIR: return "directory";
-    case S_IFLNK: return "symlink";
-    case S_IFBLK: return "block";
-    case S_IFCHR: return "char";
-    case S_IFIFO: return "fifo";
-    case S_IFSOCK: return "socket";
-    default: return "unknown";
-    }
-}
-
 const char* type_name(ioq_type type) {
     switch (type) {
     case IOQ_TYPE_REGULAR: return "file";
@@ -176,7 +163,7 @@ private:
 
     void add_metadata(const struct statx& buf) {
         line_ += ",\"type\":\"";
-        line_ += type_name(buf.stx_mode);
+        line_ += type_name(type_of_mode(buf.stx_mode));
         line_ += '"';
         add_number("size", buf.stx_size);
         add_number("blocks", buf.stx_blocks);

@@ -1,5 +1,7 @@
 #include "ls_colors.hpp"
 
+#include "eval.hpp"
+
 #include <sys/stat.h>
 
 #include <strings.h>
@@ -182,14 +184,7 @@ std::string_view LsColors::sequence_for(ioq_type type, const ColorFacts& facts,
         if (link_as_target_ && facts.target_mode != 0) {
             ColorFacts target = facts;
             target.mode = facts.target_mode;
-            ioq_type target_type = S_ISDIR(target.mode)    ? IOQ_TYPE_DIRECTORY
-                                   : S_ISREG(target.mode)  ? IOQ_TYPE_REGULAR
-                                   : S_ISFIFO(target.mode) ? IOQ_TYPE_FIFO
-                                   : S_ISSOCK(target.mode) ? IOQ_TYPE_SOCKET
-                                   : S_ISBLK(target.mode)  ? IOQ_TYPE_BLOCK
-                                   : S_ISCHR(target.mode)  ? IOQ_TYPE_CHAR
-                                                           : IOQ_TYPE_UNKNOWN;
-            return sequence_for(target_type, target, name);
+            return sequence_for(type_of_mode(target.mode), target, name);
         }
     }
     std::string_view sequence = sequence_for_mode(type, facts);

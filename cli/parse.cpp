@@ -55,18 +55,15 @@ bool starts_expression(string_view arg) {
 
 [[noreturn]] void fail(const std::string& message) { fail_usage(message); }
 
-// The bit of each -type letter in Expr::type_mask, by enum ioq_type.
+// The bit of each -type letter in Expr::type_mask, by enum ioq_type; 0 for
+// a letter that is none.
 unsigned type_bit(char letter) {
-    switch (letter) {
-    case 'f': return 1u << IOQ_TYPE_REGULAR;
-    case 'd': return 1u << IOQ_TYPE_DIRECTORY;
-    case 'l': return 1u << IOQ_TYPE_SYMLINK;
-    case 'b': return 1u << IOQ_TYPE_BLOCK;
-    case 'c': return 1u << IOQ_TYPE_CHAR;
-    case 'p': return 1u << IOQ_TYPE_FIFO;
-    case 's': return 1u << IOQ_TYPE_SOCKET;
-    default: return 0;
+    for (const TypeLetter& known : type_letters) {
+        if (known.letter == letter) {
+            return 1u << known.type;
+        }
     }
+    return 0;
 }
 
 using PrimaryParser = std::unique_ptr<Primary> (*)(ParseContext&);
