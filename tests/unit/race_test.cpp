@@ -77,40 +77,38 @@ void make_race_tree(test::TempTree& tree) {
     make_outside(tree);
 }
 
-// Removes everything below dirfd/name, then name itself; errors ignored
-// (the walk may hold it open, which does not stop the removal).
-void remove_at(int dirfd, const char* name) {
-    int fd = ::openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0) {
-        for (const char* file : {"f0", "f1", "f2", "a", "b", "marker"}) {
-            ::unlinkat(fd, file, 0);
-        }
-        remove_at(fd, "leaf");
-        ::close(fd);
-        ::unlinkat(dirfd, name, AT_REMOVEDIR);
-    } else {
-        ::unlinkat(dirfd, name, 0);
+// The mutator works by path and never opens anything: it runs in the same
+// process as walks that may have used up every descriptor (the test that
+// lowers RLIMIT_NOFILE), and a change it could only half make or undo
+// (EMFILE) would leave the tree short of files for the last check.
+
+// Removes sub (made by recreate_sub, or replaced by a file or a link):
+// its files, its leaf, then itself; errors ignored.
+void remove_sub(int dirfd, const std::string& sub) {
+    for (const char* file : {"/f0", "/f1", "/f2", "/leaf/a", "/leaf/b"}) {
+        ::unlinkat(dirfd, (sub + file).c_str(), 0);
+    }
+    ::unlinkat(dirfd, (sub + "/leaf").c_str(), AT_REMOVEDIR);
+    if (::unlinkat(dirfd, sub.c_str(), AT_REMOVEDIR) != 0) {
+        ::unlinkat(dirfd, sub.c_str(), 0);
     }
 }
 
-void recreate_sub(int dirfd, const char* name) {
-    if (::mkdirat(dirfd, name, 0755) != 0) {
-        return;
-    }
-    int fd = ::openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
+void create_file(int dirfd, const std::string& path) {
+    ::mknodat(dirfd, path.c_str(), S_IFREG | 0644, 0);
+}
+
+void recreate_sub(int dirfd, const std::string& sub) {
+    if (::mkdirat(dirfd, sub.c_str(), 0755) != 0) {
         return;
     }
     for (unsigned k = 0; k < files; ++k) {
-        std::string file = "f";
-        file += std::to_string(k);
-        ::close(::openat(fd, file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+        create_file(dirfd, sub + "/f" + std::to_string(k));
     }
-    ::mkdirat(fd, "leaf", 0755);
-    for (const char* file : {"leaf/a", "leaf/b"}) {
-        ::close(::openat(fd, file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+    ::mkdirat(dirfd, (sub + "/leaf").c_str(), 0755);
+    for (const char* file : {"/leaf/a", "/leaf/b"}) {
+        create_file(dirfd, sub + file);
     }
-    ::close(fd);
 }
 
 // Changes the tree until told to stop; each change is undone before the
@@ -150,9 +148,9 @@ private:
                 ::renameat(root_fd_, away.c_str(), root_fd_, sub.c_str());
                 break;
             case 1: {  // delete a subdirectory and create it again
-                remove_at(root_fd_, sub.c_str());
+                remove_sub(root_fd_, sub);
                 std::this_thread::yield();
-                recreate_sub(root_fd_, sub.c_str());
+                recreate_sub(root_fd_, sub);
                 break;
             }
             case 2:  // rename a whole top directory, and back
@@ -172,7 +170,7 @@ private:
                 break;
             case 5:  // replace a subdirectory by a file
                 if (::renameat(root_fd_, sub.c_str(), root_fd_, away.c_str()) == 0) {
-                    ::close(::openat(root_fd_, sub.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+                    create_file(root_fd_, sub);
                     std::this_thread::yield();
                     ::unlinkat(root_fd_, sub.c_str(), 0);
                     ::renameat(root_fd_, away.c_str(), root_fd_, sub.c_str());
