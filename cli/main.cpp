@@ -117,6 +117,11 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     options.same_device = command.same_device;
     options.sort_names = command.sort_names;
     options.hold_directories = command.acts_in_place;
+    std::unique_ptr<ufind::PathDisplay> display = make_display(command);
+    // Nothing will ask for metadata (colors would): let the workers close
+    // leaf directories without a statx each (one per leaf saved; 79% of
+    // linux-6.1's directories are leaves).
+    options.names_only = command.stat_mask == 0 && !command.acts_in_place && !display;
     if (ufind::reads_metadata_of_every_entry(*command.expr)) {
         options.stat_mask = command.stat_mask;
     }
@@ -146,7 +151,6 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     }
 
     ufind::EvalContext context(walk, *command.outputs);
-    std::unique_ptr<ufind::PathDisplay> display = make_display(command);
     context.display = display.get();
     ufind::StatusLine status(command.status && ::isatty(STDERR_FILENO) == 1,
                              command.outputs->standard());

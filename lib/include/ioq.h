@@ -105,6 +105,13 @@ struct ioq_walk_options {
                            * with no subdirectory as soon as it is read, and
                            * ioq_walk_entry_at() opens it again if asked, which fails
                            * if it was replaced meanwhile */
+    int names_only;  /* non-zero: the caller promises to need names and types only (no
+                      * ioq_walk_stat(), no ioq_walk_entry_at()), so workers close a
+                      * directory with no subdirectory without a statx to record what
+                      * it was.  Asked anyway, those calls open it again and compare
+                      * it with the inode number its parent listed, which some
+                      * filesystems (overlayfs over several) report differently:
+                      * the entry then fails with ENOENT. */
 };
 
 /* Fills options with the defaults: no roots, BFS, automatic backend and
@@ -186,7 +193,7 @@ struct ioq_walk_stats {
     uint64_t entries;      /* returned to the caller */
     uint64_t directories;  /* opened and read */
     uint64_t errors;       /* error entries returned */
-    uint64_t stats;        /* statx calls made */
+    uint64_t stats;        /* statx calls made, the workers' included */
     uint64_t waits;        /* times the next directory was not ready when needed */
     uint64_t ran_here;     /* requests the caller's thread carried out while waiting */
     uint64_t sleeps;       /* times the caller's thread slept waiting for a worker */

@@ -47,6 +47,8 @@ public:
         return i < stat_count_ && stats_[i].error == 0 ? &stats_[i].buf : nullptr;
     }
     unsigned stat_mask() const { return stat_count_ ? stat_mask_ : 0; }
+    // statx calls the last stat_entries() made since the last fill().
+    std::size_t stat_calls() const { return stat_count_; }
 
     // Whether some entry may be a directory to descend into: DT_DIR, a
     // DT_UNKNOWN to be looked at, or with links_too a DT_LNK.

@@ -45,13 +45,16 @@ struct Request {
     bool close_leaf = false;
     bool leaf_links_count = false;
     bool closed = false;         // out: it was closed so; result is its old number
-    // open_dir: fetch the directory's identity even if it stays open (the
-    // caller may have to open it again by name: find -delete, -execdir).
-    bool identify = false;
-    // out, when closed or identify: the directory's identity, so that
-    // opening it again by name can tell whether it is still the same one.
-    std::uint64_t closed_dev = 0;
-    std::uint64_t closed_ino = 0;
+    // open_dir: when to fetch the directory's identity (one statx), so that
+    // opening it again by name can tell whether it is still the same one:
+    // never (the caller checks against the inode number its parent
+    // listed), when it is closed early, or always (find -delete and
+    // -execdir act in it later, and may have to open it again).
+    enum class Identify : unsigned char { never, if_closed, always };
+    Identify identify = Identify::if_closed;
+    bool identified = false;     // out: identity_dev and identity_ino are set
+    std::uint64_t identity_dev = 0;
+    std::uint64_t identity_ino = 0;
     // open_dir: follow no symbolic link anywhere in path (openat2 with
     // RESOLVE_NO_SYMLINKS, Linux 5.6), not only in its last component.
     bool no_symlinks = false;

@@ -92,17 +92,22 @@ void read_entries(Request& request, int fd) noexcept {
     if (request.statx_mask) {
         buffer.stat_entries(fd, request.statx_mask, request.stat_flags);
     }
-    struct statx identity;
     bool close = request.close_leaf && buffer.at_end() && !buffer.error() &&
                  !buffer.may_hold_directories(request.leaf_links_count);
-    if ((close || request.identify) &&
-        ::statx(fd, "", AT_EMPTY_PATH, STATX_INO, &identity) == 0) {
-        request.closed_dev = makedev(identity.stx_dev_major, identity.stx_dev_minor);
-        request.closed_ino = identity.stx_ino;
-        if (close) {
-            ::close(fd);
-            request.closed = true;
+    using Identify = Request::Identify;
+    if (request.identify == Identify::always || (close && request.identify == Identify::if_closed)) {
+        struct statx identity;
+        if (::statx(fd, "", AT_EMPTY_PATH, STATX_INO, &identity) == 0) {
+            request.identity_dev = makedev(identity.stx_dev_major, identity.stx_dev_minor);
+            request.identity_ino = identity.stx_ino;
+            request.identified = true;
+        } else {
+            close = false;  // unidentified, it could not be checked when opened again
         }
+    }
+    if (close) {
+        ::close(fd);
+        request.closed = true;
     }
 }
 

@@ -32,9 +32,14 @@ struct DirNode {
     int depth = 0;
     int fd = -1;
     int error = 0;  // errno of a failed open
-    std::uint64_t dev = 0;  // identity, known when loops or devices matter,
-    std::uint64_t ino = 0;  // or when a worker closed it as a leaf
-    bool leaf_closed = false;
+    // What the directory is, to check that opening it again by name finds
+    // the same one.  identity_known: dev and ino from a statx (starting
+    // points, walks that watch loops or devices, directories a worker
+    // identified); otherwise ino is the inode number its parent listed
+    // and dev is unknown.
+    std::uint64_t dev = 0;
+    std::uint64_t ino = 0;
+    bool identity_known = false;
     State state = State::queued;
     bool consumed = false;
     bool post_queued = false;    // waiting for its post-order visit

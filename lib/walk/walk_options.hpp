@@ -51,6 +51,13 @@ struct WalkOptions {
     // close of leaves by the workers): entry_location() then gives the
     // directory that was read even if its name now leads elsewhere.
     bool hold_directories = false;
+    // The caller needs names and types only: it will not ask for metadata
+    // (stat()) nor where an entry is (entry_location()).  Workers then close
+    // leaf directories without a statx to record what they were; a stat()
+    // asked anyway opens the leaf again and checks it against the inode
+    // number its parent listed, which is as safe on local filesystems but
+    // not on all (overlayfs over several filesystems lists other numbers).
+    bool names_only = false;
     // Do not descend into directories on another filesystem than their root's
     // (find's -xdev); they are still reported.
     bool same_device = false;

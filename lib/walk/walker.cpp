@@ -121,6 +121,7 @@ const Entry* Walker::next() {
                 entry_.name = std::string_view(path_).substr(base_len_);
                 entry_.depth = current_->depth + 1;
                 entry_.type = type_from_dirent(dirent.type);
+                entry_listed_ino_ = dirent.inode;
                 entry_.error = 0;
                 entry_.loop_ancestor = {};
                 entry_dirfd_ = current_->fd >= 0 ? current_->fd : closed_leaf;
@@ -390,8 +391,9 @@ void Walker::descend_into_last_entry() {
     }
     node->parent = current_;
     node->depth = entry_.depth;
+    node->identity_known = need_identity_ || !current_;
     node->dev = entry_dev_;
-    node->ino = entry_ino_;
+    node->ino = node->identity_known ? entry_ino_ : entry_listed_ino_;
     if (current_) {
         ++current_->live_children;
         ++current_->pending_opens;
@@ -601,7 +603,9 @@ void Walker::submit_open(DirNode* node) {
     request.buffer = node->buffer;
     ask_for_entry_stats(request);
     request.close_leaf = close_leaves_;
-    request.identify = options_.hold_directories;
+    request.identify = options_.hold_directories ? Request::Identify::always
+                       : options_.names_only     ? Request::Identify::never
+                                                 : Request::Identify::if_closed;
     request.leaf_links_count = options_.symlinks == Symlinks::logical;
     if (base) {
         request.fd = base->fd;
@@ -740,6 +744,10 @@ void Walker::complete(Request* request) {
         // the buffer: workers share no counter.
         stats_.reads += node->buffer->read_calls();
         stats_.read_bytes += node->buffer->size();
+        stats_.stats += node->buffer->stat_calls();
+    }
+    if (request->identified) {
+        ++stats_.stats;  // the worker's statx of the directory itself
     }
     if (request->op == Op::read_dir) {
         node->state = DirNode::State::ready;
@@ -762,18 +770,16 @@ void Walker::complete(Request* request) {
         return;
     }
     node->state = DirNode::State::ready;
+    if (request->identified) {
+        node->dev = request->identity_dev;
+        node->ino = request->identity_ino;
+        node->identity_known = true;
+    }
     if (request->closed) {
         node->fd = -1;  // a leaf the worker closed already
-        node->leaf_closed = true;
-        node->dev = request->closed_dev;
-        node->ino = request->closed_ino;
         fds_.release();
     } else if (request->result >= 0) {
         node->fd = request->result;
-        if (request->identify && request->closed_ino != 0) {
-            node->dev = request->closed_dev;
-            node->ino = request->closed_ino;
-        }
     } else {
         node->error = -request->result;
         fds_.release();
@@ -948,15 +954,28 @@ int Walker::open_again(const DirNode* node) {
     // the caller would get another file's metadata (or delete another
     // file) for an entry listed here.
     struct statx identity;
+    ++stats_.stats;
     if (IoQueue::stat_now(fd, "", AT_EMPTY_PATH, STATX_INO, identity) < 0 ||
-        identity.stx_ino != node->ino ||
-        makedev(identity.stx_dev_major, identity.stx_dev_minor) != node->dev) {
+        !is_same_directory(*node, identity)) {
         // Replaced since: as if its files had vanished.
         IoQueue::close_now(fd);
         fds_.release();
         return -ENOENT;
     }
     return fd;
+}
+
+bool Walker::is_same_directory(const DirNode& node, const struct statx& now) {
+    if (node.identity_known) {
+        return now.stx_ino == node.ino &&
+               makedev(now.stx_dev_major, now.stx_dev_minor) == node.dev;
+    }
+    // Only the number the parent listed is known.  Where a filesystem is
+    // mounted, the listing names the directory the mount covers, not the
+    // mounted one found by name: that cannot be compared, and a racing
+    // user without the right to mount cannot make one appear either.
+    return now.stx_ino == node.ino ||
+           (now.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT & now.stx_attributes) != 0;
 }
 
 int Walker::reopen_current() {

@@ -64,7 +64,7 @@ struct WalkStats {
     std::uint64_t entries = 0;       // reported to the caller
     std::uint64_t directories = 0;   // opened successfully
     std::uint64_t errors = 0;        // error entries reported
-    std::uint64_t stats = 0;         // statx calls made
+    std::uint64_t stats = 0;         // statx calls made, the workers' included
     std::uint64_t waits = 0;         // times the walk needed a directory not yet ready
     std::uint64_t ran_here = 0;      // requests the caller's thread ran while waiting
     std::uint64_t sleeps = 0;        // times the caller's thread slept
@@ -120,6 +120,7 @@ private:
     int raw_stat(unsigned mask, bool follow, struct statx& out);
     int reopen_current();
     int open_again(const DirNode* node);
+    static bool is_same_directory(const DirNode& node, const struct statx& now);
     void open_in_steps(Request& request);
 
     // entry_dirfd_ of entries in a leaf directory a worker closed early.
@@ -183,6 +184,7 @@ private:
     std::uint64_t root_dev_ = 0;
     std::uint64_t entry_dev_ = 0;
     std::uint64_t entry_ino_ = 0;
+    std::uint64_t entry_listed_ino_ = 0;  // d_ino of the entry returned last
     struct CachedStat {
         bool valid = false;
         unsigned mask = 0;

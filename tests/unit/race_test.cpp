@@ -506,8 +506,13 @@ Test(race, stat_describes_the_file_listed_even_if_its_directory_was_replaced, .t
     };
     for (const WalkBackend& backend : test::plain_backends()) {
         for (Strategy strategy : test::all_strategies) {
-            std::string where = test::describe(backend, strategy);
-            Walker walker(test::make_options(backend, {tree.path("r")}, strategy));
+          for (bool names_only : {false, true}) {
+            std::string where = test::describe(backend, strategy) + (names_only ? " names only" : "");
+            WalkOptions options = test::make_options(backend, {tree.path("r")}, strategy);
+            // Names only: the leaf was closed without a statx, and is
+            // checked against the inode number r listed for it.
+            options.names_only = names_only;
+            Walker walker(options);
             bool found = false;
             while (const ioq::walk::Entry* entry = walker.next()) {
                 if (entry->error || entry->path != leaf + "/a") {
@@ -528,6 +533,40 @@ Test(race, stat_describes_the_file_listed_even_if_its_directory_was_replaced, .t
                           static_cast<unsigned long long>(listed.st_size));
             }
             cr_expect(found, "%s: %s/a was not reported", where.c_str(), leaf.c_str());
+          }
+        }
+    }
+}
+
+Test(race, stat_in_a_leaf_closed_without_identity_finds_the_same_directory, .timeout = 60) {
+    // A walk promised names only, asked for metadata anyway: every leaf it
+    // closed early is opened again and recognised by the inode number its
+    // parent listed, so nothing fails and every answer is lstat's.
+    test::TempTree tree;
+    for (int i = 0; i < 20; ++i) {
+        tree.file("r/d" + std::to_string(i) + "/leaf/f", std::string(i, 'z'));
+    }
+    for (const WalkBackend& backend : test::plain_backends()) {
+        for (Strategy strategy : test::all_strategies) {
+            std::string where = test::describe(backend, strategy);
+            WalkOptions options = test::make_options(backend, {tree.path("r")}, strategy);
+            options.names_only = true;
+            Walker walker(options);
+            std::size_t checked = 0;
+            while (const ioq::walk::Entry* entry = walker.next()) {
+                cr_expect_eq(entry->error, 0, "%s: %s: %s", where.c_str(), entry->path.data(),
+                             std::strerror(entry->error));
+                struct statx got;
+                int ret = walker.stat(STATX_INO | STATX_SIZE, false, got);
+                struct stat want;
+                cr_assert_eq(::lstat(std::string(entry->path).c_str(), &want), 0);
+                cr_expect(ret == 0 && got.stx_ino == want.st_ino &&
+                              got.stx_size == static_cast<std::uint64_t>(want.st_size),
+                          "%s: stat() of %s: %s", where.c_str(), entry->path.data(),
+                          ret ? std::strerror(-ret) : "other metadata than lstat's");
+                ++checked;
+            }
+            cr_expect_eq(checked, 1u + 20u * 3u, "%s: %zu entries", where.c_str(), checked);
         }
     }
 }

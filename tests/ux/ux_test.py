@@ -447,6 +447,17 @@ def test_errors(tmp):
     result = run([UFIND, "--stats", tmp, "-false"])
     check("--stats before the paths", result.returncode == 0 and
           b"backend=" in result.stderr, repr(result.stderr))
+    # Leaf directories, which workers close as soon as they are read: without
+    # metadata in the expression not one of them costs a statx, only the
+    # starting point does.
+    tree = os.path.join(tmp, "leaves")
+    for i in range(6):
+        os.makedirs(os.path.join(tree, f"d{i}", "leaf"))
+        open(os.path.join(tree, f"d{i}", "leaf", "f"), "w").close()
+    for expression in (["-false"], ["-name", "f", "-print"], ["-type", "d"]):
+        result = run([UFIND, "--stats", tree] + expression)
+        check(f"{' '.join(expression)}: no statx but the starting point's",
+              result.returncode == 0 and b" statx=1 " in result.stderr, repr(result.stderr))
 
 
 def main():
