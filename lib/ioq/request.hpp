@@ -12,6 +12,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
 
 #include <cstdint>
@@ -44,6 +45,13 @@ struct Request {
     // the caller a close request for each of the many leaf directories.
     bool close_leaf = false;
     bool leaf_links_count = false;
+    // open_dir: close the directory once read to its end even if it has
+    // subdirectories: for a caller that opens them relative to a further
+    // ancestor and needs nothing else from it.  Freeing what the kernel
+    // keeps for a read directory costs least right after the read (ext4's
+    // htree of names, still in the cache); a breadth-first walk that closes
+    // a parent after its last child opened frees it long after.
+    bool close_after_read = false;
     bool closed = false;         // out: it was closed so; result is its old number
     // open_dir: when to fetch the directory's identity (one statx), so that
     // opening it again by name can tell whether it is still the same one:
@@ -58,6 +66,10 @@ struct Request {
     // open_dir: follow no symbolic link anywhere in path (openat2 with
     // RESOLVE_NO_SYMLINKS, Linux 5.6), not only in its last component.
     bool no_symlinks = false;
+
+    // open_dir with no_symlinks, through io_uring: the openat2 arguments,
+    // which the kernel reads when it runs the request, not when it is queued.
+    struct open_how how {};
 
     // Out: open_dir: the new fd (its entries in *buffer, whose error() tells
     // whether reading them failed); read_dir/stat/close: 0; or -errno.

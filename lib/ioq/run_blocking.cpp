@@ -92,8 +92,9 @@ void read_entries(Request& request, int fd) noexcept {
     if (request.statx_mask) {
         buffer.stat_entries(fd, request.statx_mask, request.stat_flags);
     }
-    bool close = request.close_leaf && buffer.at_end() && !buffer.error() &&
-                 !buffer.may_hold_directories(request.leaf_links_count);
+    bool close = buffer.at_end() && !buffer.error() &&
+                 (request.close_after_read ||
+                  (request.close_leaf && !buffer.may_hold_directories(request.leaf_links_count)));
     using Identify = Request::Identify;
     if (request.identify == Identify::always || (close && request.identify == Identify::if_closed)) {
         struct statx identity;

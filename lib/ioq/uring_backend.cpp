@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <span>
 
 namespace ioq {
@@ -104,8 +105,11 @@ private:
 
     // Puts the request into the ring; false for what the ring cannot do.
     static bool prepare(io_uring& ring, Request& request) {
-        if (request.op == Op::read_dir || request.no_symlinks) {
-            return false;  // getdents64 and openat2 run on the worker itself
+        if (request.op == Op::read_dir) {
+            return false;  // getdents64 runs on the worker itself
+        }
+        if (request.no_symlinks && !probe_uring().openat2) {
+            return false;  // and so does openat2 where the ring lacks it
         }
         io_uring_sqe* sqe = io_uring_get_sqe(&ring);
         if (!sqe) {
@@ -113,7 +117,14 @@ private:
         }
         switch (request.op) {
         case Op::open_dir:
-            io_uring_prep_openat(sqe, request.fd, request.path, open_dir_flags | request.flags, 0);
+            if (request.no_symlinks) {
+                request.how = open_how{};
+                request.how.flags = static_cast<std::uint64_t>(open_dir_flags | request.flags);
+                request.how.resolve = RESOLVE_NO_SYMLINKS;
+                io_uring_prep_openat2(sqe, request.fd, request.path, &request.how);
+            } else {
+                io_uring_prep_openat(sqe, request.fd, request.path, open_dir_flags | request.flags, 0);
+            }
             break;
         case Op::stat:
             io_uring_prep_statx(sqe, request.fd, request.path, request.flags, request.statx_mask,
@@ -138,6 +149,13 @@ private:
             auto* request = static_cast<Request*>(io_uring_cqe_get_data(cqe));
             request->result = cqe->res;
             io_uring_cqe_seen(&ring, cqe);
+            if (request->no_symlinks && (request->result == -ENOSYS || request->result == -EPERM)) {
+                // openat2 refused (a seccomp filter): the worker's own way,
+                // component by component, gives the same guarantee.
+                run_blocking(*request);
+                out[count++] = request;
+                continue;
+            }
             if (request->op == Op::open_dir && request->result >= 0 && request->buffer) {
                 // statx in io_uring always goes to an io-wq thread (kernel
                 // 6.x has no non-blocking path for it), so a batch of them

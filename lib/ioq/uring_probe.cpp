@@ -31,6 +31,7 @@ UringSupport run_probe() {
         support.reason = "io_uring lacks openat, statx or close";
     } else {
         support.usable = true;
+        support.openat2 = io_uring_opcode_supported(probe, IORING_OP_OPENAT2);
     }
     io_uring_queue_exit(&ring);
     return support;

@@ -11,6 +11,7 @@ namespace ioq {
 
 struct UringSupport {
     bool usable = false;
+    bool openat2 = false;  // IORING_OP_OPENAT2: opens that refuse every symbolic link
     int setup_error = 0;  // positive errno from io_uring_setup when not usable
     const char* reason = "";
 };

@@ -71,6 +71,7 @@ Walker::Walker(WalkOptions options)
     options_.read_ahead = std::min(options_.read_ahead, queue_.capacity() / 2);
     to_submit_.reserve(queue_.capacity());
     close_leaves_ = !options_.hold_directories;
+    close_after_read_ = options_.names_only && options_.symlinks != Symlinks::logical;
     stats_.backend = queue_.backend();
     rounds_ = (options_.strategy == Strategy::ids || options_.strategy == Strategy::eds) &&
               !options_.post_order;
@@ -603,6 +604,10 @@ void Walker::submit_open(DirNode* node) {
     request.buffer = node->buffer;
     ask_for_entry_stats(request);
     request.close_leaf = close_leaves_;
+    // Names only and no link followed below the roots: no directory but a
+    // starting point need stay open, since every open can be relative to
+    // the starting point with links refused on the whole way (below).
+    request.close_after_read = close_leaves_ && close_after_read_ && node->parent;
     request.identify = options_.hold_directories ? Request::Identify::always
                        : options_.names_only     ? Request::Identify::never
                                                  : Request::Identify::if_closed;

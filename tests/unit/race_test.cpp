@@ -235,6 +235,7 @@ struct Variant {
     unsigned eager_stat_mask = 0;  // workers statx entries that may be gone
     bool completion_order = false;
     bool sort_names = false;
+    bool names_only = false;  // every directory closed once read (see below)
 };
 
 const Variant variants[] = {
@@ -244,6 +245,7 @@ const Variant variants[] = {
     {" eager statx", false, Symlinks::physical, STATX_SIZE},
     {" completion order", false, Symlinks::physical, 0, true},
     {" sorted names", false, Symlinks::physical, 0, false, true},
+    {" names only", false, Symlinks::physical, 0, false, false, true},
 };
 
 std::string describe(const WalkBackend& backend, Strategy strategy, const Variant& variant) {
@@ -276,6 +278,7 @@ RaceOutcome race_walks(const std::string& root, const std::vector<WalkBackend>& 
                 options.eager_stat_mask = variant.eager_stat_mask;
                 options.completion_order = variant.completion_order;
                 options.sort_names = variant.sort_names;
+                options.names_only = variant.names_only;
                 auto start = std::chrono::steady_clock::now();
                 WalkResult result = test::walk(options);
                 auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -408,13 +411,14 @@ void exchange(const test::TempTree& tree, const std::string& dir_name) {
 // had opened it before the swap) or fail to open it (ELOOP), but it may
 // never reach a marker.  Returns the first offence, or "".
 std::string walk_with_swaps_at_every_step(const test::TempTree& tree, const WalkBackend& backend,
-                                          Strategy strategy) {
+                                          Strategy strategy, bool names_only = false) {
     std::string root = tree.path("w");
     std::size_t steps = 1 + side_by_side * 3;  // w, and dN, dN/x, dN/x/file
     for (std::size_t swap_at = 1; swap_at < steps; ++swap_at) {
-        std::string where = test::describe(backend, strategy) + " swap after step " +
-                            std::to_string(swap_at);
+        std::string where = test::describe(backend, strategy) + (names_only ? " names only" : "") +
+                            " swap after step " + std::to_string(swap_at);
         WalkOptions options = test::make_options(backend, {root}, strategy);
+        options.names_only = names_only;
         Walker walker(options);
         WalkResult result;
         std::vector<std::string> swapped;
@@ -461,6 +465,20 @@ Test(race, directory_replaced_by_a_link_is_never_followed, .timeout = 60) {
     for (const WalkBackend& backend : test::plain_backends()) {
         for (Strategy strategy : test::all_strategies) {
             std::string offence = walk_with_swaps_at_every_step(tree, backend, strategy);
+            cr_expect(offence.empty(), "%s", offence.c_str());
+        }
+    }
+}
+
+// Names only, every directory but the root is closed as soon as it is read,
+// and each one opens relative to the root by a path of several components:
+// no link may be followed anywhere on it.
+Test(race, directory_replaced_by_a_link_is_never_followed_in_names_only_walks, .timeout = 60) {
+    test::TempTree tree;
+    make_wide_tree(tree);
+    for (const WalkBackend& backend : test::plain_backends()) {
+        for (Strategy strategy : test::all_strategies) {
+            std::string offence = walk_with_swaps_at_every_step(tree, backend, strategy, true);
             cr_expect(offence.empty(), "%s", offence.c_str());
         }
     }
