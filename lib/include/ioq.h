@@ -97,7 +97,9 @@ struct ioq_walk_options {
                            * not the strategy's (for consumers that only aggregate) */
     unsigned stat_mask; /* STATX_* fields the workers fetch for every entry as they read
                          * each directory (ioq_walk_stat() then costs no call); 0 for
-                         * metadata only on request */
+                         * metadata only on request.  Unless links are followed, the
+                         * workers then close each directory once read; metadata asked
+                         * beyond stat_mask opens it again (see names_only) */
     int hold_directories; /* non-zero: each directory stays open while its entries are
                            * returned, so that ioq_walk_entry_at() gives the very
                            * directory that was read (callers that delete or run

@@ -71,7 +71,6 @@ Walker::Walker(WalkOptions options)
     options_.read_ahead = std::min(options_.read_ahead, queue_.capacity() / 2);
     to_submit_.reserve(queue_.capacity());
     close_leaves_ = !options_.hold_directories;
-    close_after_read_ = options_.names_only && options_.symlinks != Symlinks::logical;
     stats_.backend = queue_.backend();
     rounds_ = (options_.strategy == Strategy::ids || options_.strategy == Strategy::eds) &&
               !options_.post_order;
@@ -90,6 +89,11 @@ Walker::Walker(WalkOptions options)
         // and each read would overwrite the last one's metadata.
         options_.eager_stat_mask = 0;
     }
+    // A walk that needs no directory's descriptor once it is read: names
+    // only, or metadata the workers fetch with the entries.  (Following
+    // links, a path of several components could not refuse them.)
+    close_after_read_ = (options_.names_only || options_.eager_stat_mask != 0) &&
+                        options_.symlinks != Symlinks::logical;
 }
 
 void Walker::ask_for_entry_stats(Request& request) const {
@@ -313,7 +317,8 @@ bool Walker::visit_next_root() {
     // reported as the link itself.
     bool follow = options_.symlinks != Symlinks::physical;
     int flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
-    constexpr unsigned mask = STATX_TYPE | STATX_INO;
+    // What the caller will ask of every entry comes in the same call.
+    const unsigned mask = STATX_TYPE | STATX_INO | options_.eager_stat_mask;
     int result = IoQueue::stat_now(AT_FDCWD, path_.c_str(), flags, mask, buf);
     if (follow && (result == -ENOENT || result == -ENOTDIR)) {
         flags = AT_SYMLINK_NOFOLLOW;
@@ -608,8 +613,11 @@ void Walker::submit_open(DirNode* node) {
     // starting point need stay open, since every open can be relative to
     // the starting point with links refused on the whole way (below).
     request.close_after_read = close_leaves_ && close_after_read_ && node->parent;
+    // A walk that will not need its directories again need not identify
+    // them: names only, or metadata already fetched with the entries (a
+    // later stat() then checks a reopened one against the listed inode).
     request.identify = options_.hold_directories ? Request::Identify::always
-                       : options_.names_only     ? Request::Identify::never
+                       : close_after_read_       ? Request::Identify::never
                                                  : Request::Identify::if_closed;
     request.leaf_links_count = options_.symlinks == Symlinks::logical;
     if (base) {

@@ -128,7 +128,8 @@ private:
     // Whether workers close leaf directories right after reading them; off
     // once the caller asks for metadata the walk did not fetch eagerly.
     bool close_leaves_ = true;
-    // And every directory but a starting point, subdirectories or not.
+    // And every directory but a starting point, subdirectories or not
+    // (names only, or metadata fetched eagerly).
     bool close_after_read_ = false;
     Enter enter_next_directory();
     DirNode* take_next_directory();

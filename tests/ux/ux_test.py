@@ -458,6 +458,11 @@ def test_errors(tmp):
         result = run([UFIND, "--stats", tree] + expression)
         check(f"{' '.join(expression)}: no statx but the starting point's",
               result.returncode == 0 and b" statx=1 " in result.stderr, repr(result.stderr))
+    # Metadata of every entry: the workers fetch it as they read each
+    # directory, which they then close, and nothing more is asked.
+    result = run([UFIND, "--stats", tree, "-size", "-1k"])
+    check("-size: one statx per entry (19), none per directory",
+          result.returncode == 0 and b" statx=19 " in result.stderr, repr(result.stderr))
 
 
 def main():
