@@ -153,9 +153,10 @@ private:
     bool run_here(DirNode* node);
     void complete(Request* request);
     void release_fd_if_unused(DirNode* node);
-    void drop_buffer(DirNode* node);
+    void drop_slot(DirNode* node);
     void unpin_base(DirNode* node);
     void free_if_unused(DirNode* node);
+    bool is_anchor(const DirNode* node) const;
     void close_fd(int fd) noexcept;
     Request* take_close_request() noexcept;
     bool evict_one_fd();
