@@ -14,6 +14,7 @@
 
 #include "../ioq/dir_buffer.hpp"
 #include "../ioq/request.hpp"
+#include "free_list.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -70,75 +71,35 @@ struct DirNode {
     }
 };
 
-// Makes room for at least `size` items in vector, growing it geometrically
-// (reserve() alone grows to exactly what is asked, which would copy the
-// whole vector each time one more item is needed).  May throw
-// std::bad_alloc; afterwards, push_back() up to `size` items does not.
-template <class T>
-void reserve_room(std::vector<T>& vector, std::size_t size) {
-    if (vector.capacity() < size) {
-        vector.reserve(std::max(size, 2 * vector.capacity()));
-    }
-}
-
 // Reuses nodes and slots so the walk allocates per directory only until its
-// working set is built, and never per entry.
-//
-// Only take_node() and take_slot() allocate (and may throw
-// std::bad_alloc, leaving the pool as it was).  Giving back never allocates:
-// it happens while completions are processed and while a walk stops, where
-// an exception would lose requests or descriptors, so each free list has
-// room for every node or buffer there is before that one is created.
+// working set is built, and never per entry (see free_list.hpp for when
+// allocation may fail).
 class NodePool {
 public:
-    DirNode* take_node() {
-        if (free_nodes_.empty()) {
-            reserve_room(free_nodes_, all_nodes_.size() + 1);
-            auto node = std::make_unique<DirNode>();
-            all_nodes_.push_back(std::move(node));
-            return all_nodes_.back().get();
-        }
-        DirNode* node = free_nodes_.back();
-        free_nodes_.pop_back();
-        return node;
-    }
+    DirNode* take_node() { return nodes_.take(); }
     void give_node(DirNode* node) noexcept {
         std::string path = std::move(node->path);
         path.clear();
         *node = DirNode{};
         node->path = std::move(path);  // keep its capacity for the next one
-        free_nodes_.push_back(node);
+        nodes_.give(node);
     }
 
-    DirSlot* take_slot() {
-        if (free_slots_.empty()) {
-            reserve_room(free_slots_, all_slots_.size() + 1);
-            auto slot = std::make_unique<DirSlot>();
-            all_slots_.push_back(std::move(slot));
-            return all_slots_.back().get();
-        }
-        DirSlot* slot = free_slots_.back();
-        free_slots_.pop_back();
-        return slot;
-    }
-    void give_slot(DirSlot* slot) noexcept { free_slots_.push_back(slot); }
+    DirSlot* take_slot() { return slots_.take(); }
+    void give_slot(DirSlot* slot) noexcept { slots_.give(slot); }
 
     // Nodes ever handed out, free or not.
-    std::size_t node_count() const { return all_nodes_.size(); }
+    std::size_t node_count() const { return nodes_.count(); }
 
     // Visits every node ever handed out, free or not (for closing on stop).
     template <class Fn>
     void for_each_node(Fn&& fn) {
-        for (auto& node : all_nodes_) {
-            fn(*node);
-        }
+        nodes_.for_each(fn);
     }
 
 private:
-    std::vector<std::unique_ptr<DirNode>> all_nodes_;
-    std::vector<DirNode*> free_nodes_;
-    std::vector<std::unique_ptr<DirSlot>> all_slots_;
-    std::vector<DirSlot*> free_slots_;
+    FreeList<DirNode> nodes_;
+    FreeList<DirSlot> slots_;
 };
 
 } // namespace ioq::walk

@@ -754,7 +754,7 @@ void Walker::complete(Request* request) {
         }
         fds_.release();
         --closes_in_flight_;
-        free_closes_.push_back(request);
+        closes_.give(request);
         return;
     }
     auto* node = static_cast<DirNode*>(request->cookie);
@@ -902,22 +902,14 @@ void Walker::close_fd(int fd) noexcept {
 }
 
 Request* Walker::take_close_request() noexcept {
-    if (free_closes_.empty()) {
-        // Closes happen while completions are processed and while the walk
-        // stops, where nothing may throw: without memory for one more
-        // request, the caller closes on this thread instead.
-        try {
-            reserve_room(free_closes_, all_closes_.size() + 1);
-            auto request = std::make_unique<Request>();
-            all_closes_.push_back(std::move(request));
-        } catch (const std::bad_alloc&) {
-            return nullptr;
-        }
-        return all_closes_.back().get();
+    // Closes happen while completions are processed and while the walk
+    // stops, where nothing may throw: without memory for one more request,
+    // the caller closes on this thread instead.
+    try {
+        return closes_.take();
+    } catch (const std::bad_alloc&) {
+        return nullptr;
     }
-    Request* request = free_closes_.back();
-    free_closes_.pop_back();
-    return request;
 }
 
 void Walker::idle_append(DirNode* node) {

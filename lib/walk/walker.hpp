@@ -214,8 +214,7 @@ private:
     std::size_t closes_in_flight_ = 0;
     std::size_t submitted_prefix_ = 0;  // BFS: leading queue nodes already submitted
     std::vector<Request*> to_submit_;
-    std::vector<Request*> free_closes_;
-    std::vector<std::unique_ptr<Request>> all_closes_;
+    FreeList<Request> closes_;  // close requests, reused
     DirNode* idle_head_ = nullptr;  // consumed nodes holding an fd, oldest first
     DirNode* idle_tail_ = nullptr;
     std::size_t base_len_ = 0;      // length of current_'s path plus separator
