@@ -17,7 +17,7 @@ public:
 private:
     // Small batches keep the workers evenly loaded: a worker that grabbed 64
     // directories would leave the others idle behind one large directory.
-    static constexpr std::size_t batch_size = 4;
+    static constexpr std::size_t batch_size = 2;
 
     void work(unsigned) override { work_blocking(batch_size); }
 };

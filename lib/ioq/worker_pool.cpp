@@ -71,9 +71,10 @@ void WorkerPool::work_blocking(std::size_t batch) {
     batch = std::min(batch, std::size(taken));
     while (std::size_t n = pop_requests(std::span(taken, batch), true)) {
         for (std::size_t i = 0; i < n; ++i) {
+            // Each handed back when done: the walk may be waiting for it.
             run_blocking(*taken[i]);
+            push_completions(std::span(&taken[i], 1));
         }
-        push_completions(std::span(taken, n));
     }
 }
 
