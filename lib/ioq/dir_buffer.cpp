@@ -1,11 +1,13 @@
 #include "dir_buffer.hpp"
 
 #include <dirent.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -75,7 +77,27 @@ void DirBuffer::fill(int fd) noexcept {
             return;
         }
         size_ += static_cast<std::size_t>(got);
+        touched_ = std::max(touched_, size_);
     }
+}
+
+void DirBuffer::trim() noexcept {
+    // Pages whole inside the buffer past the first trim_keep bytes: the rest
+    // of the allocation belongs to malloc, and the head is what small
+    // directories use again at once.
+    constexpr std::size_t trim_keep = 8 * 1024;
+    if (touched_ <= trim_keep) {
+        return;
+    }
+    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    auto start = reinterpret_cast<std::uintptr_t>(bytes_.get()) + trim_keep;
+    auto end = reinterpret_cast<std::uintptr_t>(bytes_.get()) + touched_;
+    start = (start + page - 1) & ~(page - 1);
+    end &= ~(page - 1);
+    if (end > start) {
+        ::madvise(reinterpret_cast<void*>(start), end - start, MADV_DONTNEED);
+    }
+    touched_ = trim_keep;
 }
 
 bool DirBuffer::may_hold_directories(bool links_too) const {

@@ -813,7 +813,9 @@ void Walker::complete(Request* request) {
 }
 
 void Walker::drop_slot(DirNode* node) {
-    pool_.give_slot(std::exchange(node->slot, nullptr));
+    DirSlot* slot = std::exchange(node->slot, nullptr);
+    slot->buffer.trim();
+    pool_.give_slot(slot);
 }
 
 void Walker::unpin_base(DirNode* node) {
