@@ -165,7 +165,8 @@ const Entry* Walker::next() {
             }
             if (int error = current_->slot->buffer.error()) {
                 bool first_time = current_->depth + 1 >= round_min_;
-                const Entry* failure = report_error(current_->path, current_->depth, error);
+                write_path(nullptr, current_, path_);
+                const Entry* failure = report_error(path_, current_->depth, error);
                 finish_current();
                 if (first_time) {
                     return failure;
@@ -227,7 +228,8 @@ bool Walker::resolve_entry() {
         for (const DirNode* ancestor = current_; ancestor; ancestor = ancestor->parent) {
             if (ancestor->dev == entry_dev_ && ancestor->ino == entry_ino_) {
                 entry_.error = ELOOP;
-                entry_.loop_ancestor = ancestor->path;
+                write_path(nullptr, ancestor, loop_ancestor_path_);
+                entry_.loop_ancestor = loop_ancestor_path_;
                 return false;
             }
         }
@@ -285,12 +287,12 @@ const Entry* Walker::report_post_visit() {
     DirNode* node = post_ready_.back();
     post_ready_.pop_back();
     node->post_reported = true;
-    path_ = node->path;
+    write_path(nullptr, node, path_);
     entry_.path = path_;
     if (node->parent) {
-        entry_.name = std::string_view(path_).substr(node->parent->child_prefix());
+        entry_.name = std::string_view(path_).substr(path_.size() - component(node).size());
     } else {
-        root_name_ = root_base_name(node->path);
+        root_name_ = root_base_name(node->name);
         entry_.name = root_name_;
     }
     entry_.depth = node->depth;
@@ -397,12 +399,12 @@ void Walker::descend_into_last_entry() {
         reserve_room(post_ready_, pool_.node_count() + 1);
     }
     DirNode* node = pool_.take_node();
-    node->path.assign(entry_.path);
+    node->parent = current_;
+    node->depth = entry_.depth;
+    node->name.assign(holds_full_path(node) ? entry_.path : entry_.name);
     if (current_) {
         dirs_.stage(node);
     }
-    node->parent = current_;
-    node->depth = entry_.depth;
     node->identity_known = need_identity_ || !current_;
     node->dev = entry_dev_;
     node->ino = node->identity_known ? entry_ino_ : entry_listed_ino_;
@@ -436,15 +438,16 @@ Walker::Enter Walker::enter_next_directory() {
         bool first_time = node->depth + 1 >= round_min_;
         node->consumed = true;
         if (first_time) {
-            report_error(node->path, node->depth, node->error);
+            write_path(nullptr, node, path_);
+            report_error(path_, node->depth, node->error);
         }
         free_if_unused(node);
         return first_time ? Enter::failed : enter_next_directory();
     }
     ++stats_.directories;
     current_ = node;
-    path_ = node->path;
-    if (path_.size() < node->child_prefix()) {
+    write_path(nullptr, node, path_);
+    if (path_.empty() || path_.back() != '/') {
         path_.push_back('/');
     }
     base_len_ = path_.size();
@@ -602,10 +605,17 @@ void Walker::submit_read_ahead(DirNode* must_include) {
 }
 
 void Walker::submit_open(DirNode* node) {
-    node->slot = pool_.take_slot();  // first: it may throw std::bad_alloc
     DirNode* base = node->parent;
     while (base && base->fd < 0) {
         base = base->parent;
+    }
+    // First, what may throw std::bad_alloc: the slot, and the path in it.
+    node->slot = pool_.take_slot();
+    try {
+        write_path(base, node, node->slot->path);
+    } catch (const std::bad_alloc&) {
+        drop_slot(node);
+        throw;
     }
     node->base = base;
     Request& request = node->slot->request;
@@ -628,7 +638,7 @@ void Walker::submit_open(DirNode* node) {
     request.leaf_links_count = options_.symlinks == Symlinks::logical;
     if (base) {
         request.fd = base->fd;
-        request.path = node->path.c_str() + base->child_prefix();
+        request.path = node->slot->path.c_str();
         ++base->pins;
         // Through a further ancestor the path has several components, and
         // O_NOFOLLOW guards only the last: forbid links on the whole way,
@@ -637,7 +647,7 @@ void Walker::submit_open(DirNode* node) {
         request.no_symlinks = base != node->parent && options_.symlinks != Symlinks::logical;
     } else {
         request.fd = AT_FDCWD;
-        request.path = node->path.c_str();
+        request.path = node->slot->path.c_str();
     }
     // Below a starting point a directory is never reached through a symbolic
     // link unless links are followed (-L), even if one replaced it since it
@@ -646,7 +656,7 @@ void Walker::submit_open(DirNode* node) {
     node->state = DirNode::State::opening;
     ++in_flight_;
     fds_.acquire();
-    if (std::strlen(request.path) >= PATH_MAX) {
+    if (node->slot->path.size() >= PATH_MAX) {
         open_long_path(node);
         return;
     }
@@ -850,6 +860,51 @@ void Walker::release_fd_if_unused(DirNode* node) {
     free_if_unused(node);
 }
 
+bool Walker::holds_full_path(const DirNode* node) {
+    return !node->parent || node->depth % anchor_every == 0;
+}
+
+std::string_view Walker::component(const DirNode* node) {
+    std::string_view name = node->name;
+    if (node->parent && holds_full_path(node)) {
+        name.remove_prefix(name.rfind('/') + 1);
+    }
+    return name;
+}
+
+void Walker::write_path(const DirNode* base, const DirNode* node, std::string& out) {
+    // The first piece: below base, the component just under it; from the
+    // top, the full path of the nearest node that holds one (at most
+    // anchor_every levels up, so a 2,000-deep chain is not walked 2,000
+    // times over).
+    const DirNode* top = node;
+    while (base ? top->parent != base : !holds_full_path(top)) {
+        top = top->parent;
+    }
+    std::string_view head = base ? component(top) : std::string_view(top->name);
+    // Paths are joined with one '/', except after a starting point that
+    // already ends in one ("/", "dir/").
+    bool head_has_slash = !head.empty() && head.back() == '/';
+    std::size_t length = head.size();
+    for (const DirNode* at = node; at != top; at = at->parent) {
+        length += component(at).size() + 1;
+    }
+    if (head_has_slash && node != top) {
+        --length;
+    }
+    out.resize(length);  // may throw std::bad_alloc, before anything is written
+    std::size_t end = length;
+    for (const DirNode* at = node; at != top; at = at->parent) {
+        std::string_view piece = component(at);
+        end -= piece.size();
+        std::memcpy(out.data() + end, piece.data(), piece.size());
+        if (!(head_has_slash && at->parent == top)) {
+            out[--end] = '/';
+        }
+    }
+    std::memcpy(out.data(), head.data(), head.size());
+}
+
 bool Walker::is_anchor(const DirNode* node) const {
     // Every anchor_every-th level stays open for its whole subtree when
     // directories are closed once read, or a chain 2,000 deep would look up
@@ -960,10 +1015,16 @@ int Walker::open_again(const DirNode* node) {
     while (base && base->fd < 0) {
         base = base->parent;
     }
+    std::string path;
+    try {
+        write_path(base, node, path);
+    } catch (const std::bad_alloc&) {
+        return -ENOMEM;
+    }
     Request request;
     request.op = Op::open_dir;
     request.fd = base ? base->fd : AT_FDCWD;
-    request.path = base ? node->path.c_str() + base->child_prefix() : node->path.c_str();
+    request.path = path.c_str();
     request.flags = node->parent && options_.symlinks != Symlinks::logical ? O_NOFOLLOW : 0;
     request.no_symlinks = base != node->parent && options_.symlinks != Symlinks::logical;
     open_in_steps(request);

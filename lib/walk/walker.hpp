@@ -55,6 +55,7 @@
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -157,6 +158,14 @@ private:
     void unpin_base(DirNode* node);
     void free_if_unused(DirNode* node);
     bool is_anchor(const DirNode* node) const;
+    // The path of node below base (an ancestor; nullptr: from the starting
+    // point, the full path) into out.  May throw std::bad_alloc.
+    static void write_path(const DirNode* base, const DirNode* node, std::string& out);
+    // A starting point and every anchor_every-th level keep their full path
+    // in DirNode::name, the others their name alone; component() is the
+    // name either way.
+    static bool holds_full_path(const DirNode* node);
+    static std::string_view component(const DirNode* node);
     void close_fd(int fd) noexcept;
     Request* take_close_request() noexcept;
     bool evict_one_fd();
@@ -219,6 +228,7 @@ private:
     DirNode* idle_tail_ = nullptr;
     std::size_t base_len_ = 0;      // length of current_'s path plus separator
     std::string root_name_;
+    std::string loop_ancestor_path_;  // what entry_.loop_ancestor points into
 };
 
 } // namespace ioq::walk
