@@ -277,6 +277,22 @@ suite_cold() {
     fi
     need_corpus linux
     complete_group cold-linux "$corpora/linux" "$COLD_RUNS" 0 --prepare "$DROP_CACHES"
+    # Early termination on a cold cache, medium and deep names (the shallow
+    # one reads a handful of directories): against find, which gets them
+    # in its readdir order.
+    local root r name
+    root=$corpora/linux
+    r=$(printf '%q' "$root")
+    for name in "${EARLY_NAMES[@]:1}"; do
+        add_ufind "$r -name $name -print -quit"
+        if ufind_takes -S dfs; then
+            add_ufind "-S dfs $r -name $name -print -quit" "ufind -S dfs"
+        fi
+        add_tool find find "$r -name $name -print -quit"
+        add_tool bfs bfs "$r -name $name -print -quit"
+        run_group "cold-early-$name" "cold: \`-name $name -print -quit\` on linux" find \
+            "$COLD_RUNS" 0 --prepare "$DROP_CACHES"
+    done
 }
 
 # Every path printed: adds formatting and buffered writes to the complete walk.
