@@ -90,6 +90,12 @@ void ioq_walk_options_init(struct ioq_walk_options* options) {
     options->max_depth = -1;
 }
 
+namespace {
+
+constexpr unsigned max_io_workers = 8;
+
+} // namespace
+
 int ioq_default_workers(void) {
     // The CPUs this process may run on, not the machine's: a walk pinned to
     // one CPU by taskset or a container gains nothing from a second worker.
@@ -143,6 +149,11 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
         walk_options.queue.backend = to_choice(options->backend);
         walk_options.queue.workers =
             static_cast<unsigned>(options->workers < 0 ? ioq_default_workers() : options->workers);
+        if (options->workers < 0) {
+            // Chosen for the CPUs, the workers may grow for a device that
+            // keeps them waiting.
+            walk_options.queue.max_workers = max_io_workers;
+        }
         if (options->read_ahead > 0) {
             walk_options.read_ahead = options->read_ahead;
         }

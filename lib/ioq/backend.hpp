@@ -55,6 +55,11 @@ public:
         return false;
     }
 
+    // Workers running, and one more started if the backend can (false
+    // when it cannot, or has none).
+    virtual unsigned workers() const { return 0; }
+    virtual bool add_worker() noexcept { return false; }
+
     // Finishes every request that no worker has started with -ECANCELED; they
     // still come back from reap(), so their owner can release them uniformly.
     virtual void cancel_pending() = 0;

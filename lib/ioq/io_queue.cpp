@@ -2,6 +2,7 @@
 
 #include "uring_probe.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -25,6 +26,10 @@ BackendChoice parse_backend_choice(const char* text) {
 }
 
 namespace {
+
+// A wait this long for one request, run here or by a worker, is the
+// device's latency, not the CPU's: warm, a directory takes microseconds.
+constexpr std::chrono::microseconds slow_wait{1000};
 
 BackendKind plan_backend(const QueueOptions& options) {
     BackendChoice choice = options.backend;
@@ -65,6 +70,8 @@ void IoQueue::start_pool() noexcept {
     if (!pool_) {
         // Threads are an optimisation: the walk is the same without them.
         planned_ = BackendKind::inline_calls;
+    } else {
+        workers_running_ = pool_->workers();
     }
 }
 
@@ -87,12 +94,14 @@ std::size_t IoQueue::reap(std::span<Request*> out, bool wait) {
         std::size_t from_pool = pool_->reap(out.subspan(taken), false);
         if (from_pool == 0 && taken == 0 && wait) {
             // Nothing finished: do one queued request here rather than sleep.
+            auto start = std::chrono::steady_clock::now();
             from_pool = pool_->run_pending_here(out.first(1));
             ran_here_ += from_pool;
             if (from_pool == 0) {
                 ++sleeps_;
                 from_pool = pool_->reap(out, true);
             }
+            add_worker_if_slow(start);
         }
         outstanding_in_pool_ -= from_pool;
         taken += from_pool;
@@ -121,10 +130,27 @@ int IoQueue::close_now(int fd) {
     return request.result;
 }
 
+void IoQueue::add_worker_if_slow(std::chrono::steady_clock::time_point wait_start) {
+    if (workers_running_ >= options_.max_workers ||
+        std::chrono::steady_clock::now() - wait_start <= slow_wait) {
+        return;
+    }
+    // Every second slow wait: one alone may be the thread losing its CPU
+    // on a busy machine, a device's latency comes again and again.
+    if (++slow_waits_ % 2 == 0 && pool_->add_worker()) {
+        ++workers_running_;
+    }
+}
+
 bool IoQueue::run_here(Request* request) {
-    if (!pool_ || !pool_->run_here(request)) {
+    if (!pool_) {
         return false;
     }
+    auto start = std::chrono::steady_clock::now();
+    if (!pool_->run_here(request)) {
+        return false;
+    }
+    add_worker_if_slow(start);
     --outstanding_;
     --outstanding_in_pool_;
     ++ran_here_;

@@ -23,6 +23,7 @@
 
 #include "backend.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -35,6 +36,12 @@ struct QueueOptions {
     BackendChoice backend = BackendChoice::automatic;
     unsigned workers = 1;        // 0: everything inline
     std::size_t capacity = 256;  // most requests outstanding at once
+    // Workers the queue may add, up to this many in all, when waits for
+    // single requests last as long as a device takes (a cold cache: each
+    // worker reads one directory at a time, since getdents64 has no
+    // io_uring opcode, so more workers keep more reads in flight).  0:
+    // never more than `workers`.
+    unsigned max_workers = 0;
 };
 
 class IoQueue {
@@ -86,6 +93,9 @@ public:
 
 private:
     void start_pool() noexcept;
+    // Adds a worker (up to max_workers) if the wait that began at
+    // wait_start was slow.
+    void add_worker_if_slow(std::chrono::steady_clock::time_point wait_start);
 
     QueueOptions options_;
     BackendKind planned_;
@@ -95,6 +105,8 @@ private:
     std::size_t outstanding_in_pool_ = 0;
     std::size_t ran_here_ = 0;
     std::size_t sleeps_ = 0;
+    unsigned workers_running_ = 0;
+    std::size_t slow_waits_ = 0;
 };
 
 // Parses an IOQ_BACKEND value; automatic for anything unknown.

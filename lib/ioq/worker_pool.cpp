@@ -23,19 +23,30 @@ void WorkerPool::start() noexcept {
     // Nothing here may throw once a worker runs: the subclass constructor
     // that calls start() would then unwind under a running work().
     try {
-        threads_.reserve(worker_count_);
+        threads_.reserve(std::max(worker_count_, max_pool_workers));
     } catch (const std::bad_alloc&) {
         return;
     }
     for (unsigned i = 0; i < worker_count_; ++i) {
-        try {
-            threads_.emplace_back([this, i] { work(i); });  // reserved: no reallocation
-        } catch (const std::system_error&) {
-            break;
-        } catch (const std::bad_alloc&) {
+        if (!add_worker()) {
             break;
         }
     }
+}
+
+bool WorkerPool::add_worker() noexcept {
+    if (threads_.size() >= threads_.capacity()) {
+        return false;
+    }
+    unsigned index = static_cast<unsigned>(threads_.size());
+    try {
+        threads_.emplace_back([this, index] { work(index); });  // reserved: no reallocation
+    } catch (const std::system_error&) {
+        return false;
+    } catch (const std::bad_alloc&) {
+        return false;
+    }
+    return true;
 }
 
 void WorkerPool::stop() {

@@ -33,6 +33,14 @@ public:
 
     // Workers running: fewer than asked for if threads could not be created.
     unsigned started() const { return static_cast<unsigned>(threads_.size()); }
+    unsigned workers() const override { return started(); }
+    // Starts one more worker, up to max_pool_workers.
+    bool add_worker() noexcept override;
+
+    // The most workers a pool runs, those added later included: room for
+    // their threads is reserved up front, so adding one never moves the
+    // threads that stop() joins.
+    static constexpr unsigned max_pool_workers = 16;
 
 protected:
     // Starts the workers; a subclass calls it once its own state is ready.
