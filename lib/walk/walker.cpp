@@ -625,9 +625,10 @@ void Walker::submit_open(DirNode* node) {
     request.buffer = &node->slot->buffer;
     ask_for_entry_stats(request);
     request.close_leaf = close_leaves_;
-    // Names only and no link followed below the roots: a directory need
-    // not stay open for its children, who can open relative to a further
-    // ancestor with links refused on the whole way (below).
+    // A walk that needs nothing more of a directory once read (see
+    // close_after_read_) need not keep it open for its children either:
+    // they open relative to a further ancestor, with links refused on the
+    // whole way (below).
     request.close_after_read = close_leaves_ && close_after_read_ && !is_anchor(node);
     // A walk that will not need its directories again need not identify
     // them: names only, or metadata already fetched with the entries (a
