@@ -94,7 +94,7 @@ std::size_t IoQueue::reap(std::span<Request*> out, bool wait) {
         std::size_t from_pool = pool_->reap(out.subspan(taken), false);
         if (from_pool == 0 && taken == 0 && wait) {
             // Nothing finished: do one queued request here rather than sleep.
-            auto start = std::chrono::steady_clock::now();
+            auto start = wait_start();
             from_pool = pool_->run_pending_here(out.first(1));
             ran_here_ += from_pool;
             if (from_pool == 0) {
@@ -130,9 +130,13 @@ int IoQueue::close_now(int fd) {
     return request.result;
 }
 
+std::chrono::steady_clock::time_point IoQueue::wait_start() const {
+    return may_add_workers() ? std::chrono::steady_clock::now()
+                             : std::chrono::steady_clock::time_point{};
+}
+
 void IoQueue::add_worker_if_slow(std::chrono::steady_clock::time_point wait_start) {
-    if (workers_running_ >= options_.max_workers ||
-        std::chrono::steady_clock::now() - wait_start <= slow_wait) {
+    if (!may_add_workers() || std::chrono::steady_clock::now() - wait_start <= slow_wait) {
         return;
     }
     // Every second slow wait: one alone may be the thread losing its CPU
@@ -146,7 +150,7 @@ bool IoQueue::run_here(Request* request) {
     if (!pool_) {
         return false;
     }
-    auto start = std::chrono::steady_clock::now();
+    auto start = wait_start();
     if (!pool_->run_here(request)) {
         return false;
     }

@@ -94,7 +94,10 @@ public:
 private:
     void start_pool() noexcept;
     // Adds a worker (up to max_workers) if the wait that began at
-    // wait_start was slow.
+    // wait_start was slow.  wait_start() reads the clock only when the
+    // queue may still grow, so a walk with its workers fixed pays nothing.
+    bool may_add_workers() const { return workers_running_ < options_.max_workers; }
+    std::chrono::steady_clock::time_point wait_start() const;
     void add_worker_if_slow(std::chrono::steady_clock::time_point wait_start);
 
     QueueOptions options_;

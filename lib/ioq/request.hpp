@@ -90,4 +90,12 @@ void run_blocking(Request& request) noexcept;
 // The openat flags every directory open uses, besides Request::flags.
 inline constexpr int open_dir_flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK;
 
+// openat2's arguments for an open_dir request with no_symlinks.
+inline open_how no_symlinks_how(const Request& request) {
+    open_how how{};
+    how.flags = static_cast<std::uint64_t>(open_dir_flags | request.flags);
+    how.resolve = RESOLVE_NO_SYMLINKS;
+    return how;
+}
+
 } // namespace ioq

@@ -72,9 +72,7 @@ int open_component_by_component(const Request& request) noexcept {
 
 int open_without_links(const Request& request) noexcept {
     if (!openat2_missing.load(std::memory_order_relaxed)) {
-        open_how how{};
-        how.flags = static_cast<std::uint64_t>(open_dir_flags | request.flags);
-        how.resolve = RESOLVE_NO_SYMLINKS;
+        open_how how = no_symlinks_how(request);
         long fd = ::syscall(SYS_openat2, request.fd, request.path, &how, sizeof how);
         if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
             return static_cast<int>(fd);

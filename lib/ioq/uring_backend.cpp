@@ -24,7 +24,6 @@
 #include <liburing.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <span>
 
 namespace ioq {
@@ -122,9 +121,7 @@ private:
         switch (request.op) {
         case Op::open_dir:
             if (request.no_symlinks) {
-                request.how = open_how{};
-                request.how.flags = static_cast<std::uint64_t>(open_dir_flags | request.flags);
-                request.how.resolve = RESOLVE_NO_SYMLINKS;
+                request.how = no_symlinks_how(request);
                 io_uring_prep_openat2(sqe, request.fd, request.path, &request.how);
             } else {
                 io_uring_prep_openat(sqe, request.fd, request.path, open_dir_flags | request.flags, 0);
@@ -145,10 +142,9 @@ private:
     }
 
     // Finishes every available completion and hands each back as soon as
-    // it is done, not with the round: a depth-first walk waits for the
-    // first directory of a batch, and would otherwise wait for all eight
-    // to be read (-S dfs on linux-6.1: 46 ms -> 39 ms).  Returns how many
-    // left the ring.
+    // it is done, not with the round: the walk may be waiting for the
+    // first while the worker reads the others.  Returns how many left the
+    // ring.
     unsigned hand_back_completions(io_uring& ring) {
         unsigned count = 0;
         io_uring_cqe* cqe;
