@@ -33,7 +33,8 @@
 #include <ioq.h>
 #include <ioq.hpp>
 
-#include <dirent.h>
+#include "../unit/temp_tree.hpp"
+
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
@@ -277,19 +278,6 @@ void make_tree(const std::string& root) {
 }
 
 int remove_entry(const char* path, const struct stat*, int, struct FTW*) { return remove(path); }
-
-int open_fd_count() {
-    int count = 0;
-    DIR* dir = opendir("/proc/self/fd");
-    if (!dir) {
-        return -1;
-    }
-    while (readdir(dir)) {
-        ++count;
-    }
-    closedir(dir);
-    return count;
-}
 
 // ---------------------------------------------------------------------------
 // Configurations.
@@ -598,7 +586,7 @@ Outcome run_case(const Config& config, const Reference& reference, const char* c
         // Generous: a walk takes milliseconds, tens under the sanitizers.
         alarm(20);
         log.clear();
-        int fds_before = open_fd_count();
+        std::size_t fds_before = test::count_open_fds();
         if (through_cpp) {
             std::vector<const char*> root_list(roots, roots + 1);
             fault::arm(at, from_then_on);
@@ -608,7 +596,7 @@ Outcome run_case(const Config& config, const Reference& reference, const char* c
             walk_c(config, roots, log);
         }
         fault::disarm();
-        int fds_after = open_fd_count();
+        std::size_t fds_after = test::count_open_fds();
         bool completed = false;
         std::vector<std::string> problems = check_walk(config, reference, log, completed);
         if (fds_after != fds_before) {

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 
 # No __pycache__ in the source tree.
 sys.dont_write_bytecode = True
@@ -331,28 +330,23 @@ def run_case(case: Case, template: str, scratch: str, ufind: str,
         common.remove_tree(world_template)
 
 
+def run_tests(begun: common.Start, scratch: str) -> None:
+    ufind, report, name_filter = begun.ufind, begun.report, begun.filter
+    template = os.path.join(scratch, "template")
+    os.makedirs(template)
+    build_world(template)
+    can_drop = os.geteuid() != 0 or hasattr(os, "setgroups")
+    for case in CASES:
+        if name_filter not in case.name:
+            continue
+        if case.unprivileged and not can_drop:
+            report.skip(case.name, "cannot run unprivileged")
+            continue
+        run_case(case, template, scratch, ufind, report)
+
+
 def main() -> int:
-    begun = common.start()
-    if begun is None:
-        return 77
-    ufind, report = begun.ufind, begun.report
-    name_filter = begun.filter
-    scratch = tempfile.mkdtemp(prefix="ufind-delete-")
-    try:
-        template = os.path.join(scratch, "template")
-        os.makedirs(template)
-        build_world(template)
-        can_drop = os.geteuid() != 0 or hasattr(os, "setgroups")
-        for case in CASES:
-            if name_filter not in case.name:
-                continue
-            if case.unprivileged and not can_drop:
-                report.skip(case.name, "cannot run unprivileged")
-                continue
-            run_case(case, template, scratch, ufind, report)
-    finally:
-        common.remove_tree(scratch)
-    return report.finish()
+    return common.main_in_scratch("ufind-delete-", run_tests)
 
 
 if __name__ == "__main__":

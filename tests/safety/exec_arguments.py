@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 
 # No __pycache__ in the source tree.
 sys.dont_write_bytecode = True
@@ -286,27 +285,22 @@ def batch_cases(r: Runner) -> None:
     common.remove_tree(many)
 
 
-def main() -> int:
-    begun = common.start()
-    if begun is None:
-        return 77
-    ufind, report = begun.ufind, begun.report
-    name_filter = begun.filter
-    scratch = tempfile.mkdtemp(prefix="ufind-exec-")
-    try:
-        runner = Runner(os.path.abspath(ufind), scratch, report)
-        original = runner.compare
+def run_tests(begun: common.Start, scratch: str) -> None:
+    ufind, report, name_filter = begun.ufind, begun.report, begun.filter
+    runner = Runner(os.path.abspath(ufind), scratch, report)
+    original = runner.compare
 
-        def filtered(name: str, *args, **kwargs) -> None:
-            if name_filter in name:
-                original(name, *args, **kwargs)
-        runner.compare = filtered
-        exec_cases(runner)
-        path_cases(runner)
-        batch_cases(runner)
-    finally:
-        common.remove_tree(scratch)
-    return report.finish()
+    def filtered(name: str, *args, **kwargs) -> None:
+        if name_filter in name:
+            original(name, *args, **kwargs)
+    runner.compare = filtered
+    exec_cases(runner)
+    path_cases(runner)
+    batch_cases(runner)
+
+
+def main() -> int:
+    return common.main_in_scratch("ufind-exec-", run_tests)
 
 
 if __name__ == "__main__":

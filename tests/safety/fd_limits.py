@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import resource
 import sys
-import tempfile
 
 # No __pycache__ in the source tree.
 sys.dont_write_bytecode = True
@@ -55,71 +54,66 @@ def limit(n: int):
     return apply
 
 
-def main() -> int:
-    begun = common.start()
-    if begun is None:
-        return 77
-    ufind, report = begun.ufind, begun.report
-    name_filter = begun.filter
-    scratch = tempfile.mkdtemp(prefix="ufind-fd-limits-")
-    try:
-        build(scratch)
-        for tree in ("deep", "wide"):
-            for order in ([], ["-depth"]):
-                args = [tree] + order
-                unlimited = common.run([common.FIND] + args, cwd=scratch)
-                for n in (16, 10):
-                    find = common.run([common.FIND] + args, cwd=scratch, preexec=limit(n))
-                    find_whole = find.status == 0 and find.stdout == unlimited.stdout
-                    if n == 16 and not find_whole:
-                        report.check(f"find_walks_{tree}_with_16_descriptors (oracle)",
-                                     [f"find: status {find.status}, "
-                                      f"{common.escape(find.stderr)[:200]}"])
-                        continue
-                    oracle = "like_find" if find_whole else "where_find_fails"
-                    name = (f"ulimit_{n}_{tree}{'_depth' if order else ''}"
-                            f"_walked_whole_{oracle}")
-                    if name_filter not in name:
-                        continue
-                    if not find_whole and report.verbose:
-                        report.note(f"find with {n} descriptors on {' '.join(args)}: status "
-                                    f"{find.status}, {common.escape(find.stderr)[:120]}")
-                    expected = sorted(unlimited.stdout.split(b"\n"))
-                    for strategy, backend in common.COMBINATIONS:
-                        outcome = common.run(common.ufind_argv(ufind, strategy, args),
-                                             cwd=scratch, preexec=limit(n),
-                                             env=common.base_env(IOQ_BACKEND=backend))
-                        problems = []
-                        if outcome.status != 0:
-                            problems.append(f"exit status {outcome.status}")
-                        if outcome.stderr:
-                            problems.append(f"stderr: {common.escape(outcome.stderr)[:300]}")
-                        got = sorted(outcome.stdout.split(b"\n"))
-                        if got != expected:
-                            problems.append(f"{len(got) - 1} paths printed, find printed "
-                                            f"{len(expected) - 1} (or other paths)")
-                        report.check(f"{name} [{strategy} {backend}]", problems)
+def run_tests(begun: common.Start, scratch: str) -> None:
+    ufind, report, name_filter = begun.ufind, begun.report, begun.filter
+    build(scratch)
+    for tree in ("deep", "wide"):
+        for order in ([], ["-depth"]):
+            args = [tree] + order
+            unlimited = common.run([common.FIND] + args, cwd=scratch)
+            for n in (16, 10):
+                find = common.run([common.FIND] + args, cwd=scratch, preexec=limit(n))
+                find_whole = find.status == 0 and find.stdout == unlimited.stdout
+                if n == 16 and not find_whole:
+                    report.check(f"find_walks_{tree}_with_16_descriptors (oracle)",
+                                 [f"find: status {find.status}, "
+                                  f"{common.escape(find.stderr)[:200]}"])
+                    continue
+                oracle = "like_find" if find_whole else "where_find_fails"
+                name = (f"ulimit_{n}_{tree}{'_depth' if order else ''}"
+                        f"_walked_whole_{oracle}")
+                if name_filter not in name:
+                    continue
+                if not find_whole and report.verbose:
+                    report.note(f"find with {n} descriptors on {' '.join(args)}: status "
+                                f"{find.status}, {common.escape(find.stderr)[:120]}")
+                expected = sorted(unlimited.stdout.split(b"\n"))
+                for strategy, backend in common.COMBINATIONS:
+                    outcome = common.run(common.ufind_argv(ufind, strategy, args),
+                                         cwd=scratch, preexec=limit(n),
+                                         env=common.base_env(IOQ_BACKEND=backend))
+                    problems = []
+                    if outcome.status != 0:
+                        problems.append(f"exit status {outcome.status}")
+                    if outcome.stderr:
+                        problems.append(f"stderr: {common.escape(outcome.stderr)[:300]}")
+                    got = sorted(outcome.stdout.split(b"\n"))
+                    if got != expected:
+                        problems.append(f"{len(got) - 1} paths printed, find printed "
+                                        f"{len(expected) - 1} (or other paths)")
+                    report.check(f"{name} [{strategy} {backend}]", problems)
 
-        # What an -exec child inherits.
-        args = ["wide", "-maxdepth", "2", "-name", "s1", "-exec", "ls", "/proc/self/fd", ";"]
-        name = "exec_child_inherits_no_walk_descriptors"
-        if name_filter in name:
-            find = common.run([common.FIND] + args, cwd=scratch)
-            find_fds = set(find.stdout.split())
-            for strategy, backend in common.COMBINATIONS:
-                outcome = common.run(common.ufind_argv(ufind, strategy, args), cwd=scratch,
-                                     env=common.base_env(IOQ_BACKEND=backend))
-                fds = set(outcome.stdout.split())
-                problems = []
-                if fds != find_fds:
-                    problems.append(f"children saw descriptors {sorted(fds)}; "
-                                    f"under find {sorted(find_fds)}")
-                if outcome.status != find.status:
-                    problems.append(f"exit status {outcome.status}, find {find.status}")
-                report.check(f"{name} [{strategy} {backend}]", problems)
-    finally:
-        common.remove_tree(scratch)
-    return report.finish()
+    # What an -exec child inherits.
+    args = ["wide", "-maxdepth", "2", "-name", "s1", "-exec", "ls", "/proc/self/fd", ";"]
+    name = "exec_child_inherits_no_walk_descriptors"
+    if name_filter in name:
+        find = common.run([common.FIND] + args, cwd=scratch)
+        find_fds = set(find.stdout.split())
+        for strategy, backend in common.COMBINATIONS:
+            outcome = common.run(common.ufind_argv(ufind, strategy, args), cwd=scratch,
+                                 env=common.base_env(IOQ_BACKEND=backend))
+            fds = set(outcome.stdout.split())
+            problems = []
+            if fds != find_fds:
+                problems.append(f"children saw descriptors {sorted(fds)}; "
+                                f"under find {sorted(find_fds)}")
+            if outcome.status != find.status:
+                problems.append(f"exit status {outcome.status}, find {find.status}")
+            report.check(f"{name} [{strategy} {backend}]", problems)
+
+
+def main() -> int:
+    return common.main_in_scratch("ufind-fd-limits-", run_tests)
 
 
 if __name__ == "__main__":

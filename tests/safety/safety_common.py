@@ -28,12 +28,14 @@ Only the Python 3.11 standard library is used.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 
 STRATEGIES = ("bfs", "dfs", "ids", "eds")
@@ -152,6 +154,29 @@ def remove_tree(top: str) -> None:
     if os.path.lexists(top):
         make_writable(top)
         shutil.rmtree(top)
+
+
+def main_in_scratch(prefix: str, run_tests) -> int:
+    """The main() of a safety test: run_tests(start, scratch) with the
+    command line parsed and a scratch directory (see scratch_dir); exits
+    77 (skipped) without GNU find."""
+    begun = start()
+    if begun is None:
+        return 77
+    with scratch_dir(prefix) as scratch:
+        run_tests(begun, scratch)
+    return begun.report.finish()
+
+
+@contextlib.contextmanager
+def scratch_dir(prefix: str):
+    """A temporary directory for a test's trees, removed afterwards even
+    where the test made parts of it unreadable."""
+    top = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield top
+    finally:
+        remove_tree(top)
 
 
 def escape(data: bytes | str) -> str:

@@ -42,7 +42,6 @@ import random
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 # No __pycache__ in the source tree.
@@ -199,43 +198,38 @@ class Scenario:
             self.report.check(f"{name} [{strategy} {backend}]", problems)
 
 
+def run_tests(begun: common.Start, scratch: str) -> None:
+    ufind, report, name_filter = begun.ufind, begun.report, begun.filter
+    s = Scenario(scratch, report)
+    log_batch = f'printf "%s\\n" "$#" >> {s.log}'
+
+    def pending_batch(prefix: list[str], mark: str) -> list[str]:
+        return prefix + ["tree", "-exec", "sh", "-c", log_batch, "sh", "{}", "+",
+                         "-exec", "sleep", mark, ";"]
+
+    def during_batch(prefix: list[str], mark: str) -> list[str]:
+        return prefix + ["many", "-type", "f", "-exec", "sh", "-c",
+                         log_batch + f"; exec sleep {mark}", "sh", "{}", "+"]
+
+    every = common.COMBINATIONS
+    per_backend = [("bfs", b) for b in common.BACKENDS]
+    scenarios = [
+        ("sigint_to_group_with_pending_batch", pending_batch, signal.SIGINT, True, 0, every),
+        ("sigint_to_program_with_pending_batch", pending_batch, signal.SIGINT, False, 0,
+         every),
+        ("sigterm_to_program_with_pending_batch", pending_batch, signal.SIGTERM, False, 0,
+         per_backend),
+        ("sigint_to_group_during_batch", during_batch, signal.SIGINT, True, 1, per_backend),
+        ("sigint_to_program_during_batch_starts_no_other", during_batch, signal.SIGINT,
+         False, 1, per_backend),
+    ]
+    for name, make_argv, sig, to_group, before, combinations in scenarios:
+        if name_filter in name:
+            s.compare(name, make_argv, sig, to_group, before, ufind, combinations)
+
+
 def main() -> int:
-    begun = common.start()
-    if begun is None:
-        return 77
-    ufind, report = begun.ufind, begun.report
-    name_filter = begun.filter
-    scratch = tempfile.mkdtemp(prefix="ufind-signals-")
-    try:
-        s = Scenario(scratch, report)
-        log_batch = f'printf "%s\\n" "$#" >> {s.log}'
-
-        def pending_batch(prefix: list[str], mark: str) -> list[str]:
-            return prefix + ["tree", "-exec", "sh", "-c", log_batch, "sh", "{}", "+",
-                             "-exec", "sleep", mark, ";"]
-
-        def during_batch(prefix: list[str], mark: str) -> list[str]:
-            return prefix + ["many", "-type", "f", "-exec", "sh", "-c",
-                             log_batch + f"; exec sleep {mark}", "sh", "{}", "+"]
-
-        every = common.COMBINATIONS
-        per_backend = [("bfs", b) for b in common.BACKENDS]
-        scenarios = [
-            ("sigint_to_group_with_pending_batch", pending_batch, signal.SIGINT, True, 0, every),
-            ("sigint_to_program_with_pending_batch", pending_batch, signal.SIGINT, False, 0,
-             every),
-            ("sigterm_to_program_with_pending_batch", pending_batch, signal.SIGTERM, False, 0,
-             per_backend),
-            ("sigint_to_group_during_batch", during_batch, signal.SIGINT, True, 1, per_backend),
-            ("sigint_to_program_during_batch_starts_no_other", during_batch, signal.SIGINT,
-             False, 1, per_backend),
-        ]
-        for name, make_argv, sig, to_group, before, combinations in scenarios:
-            if name_filter in name:
-                s.compare(name, make_argv, sig, to_group, before, ufind, combinations)
-    finally:
-        common.remove_tree(scratch)
-    return report.finish()
+    return common.main_in_scratch("ufind-signals-", run_tests)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 
 # No __pycache__ in the source tree.
 sys.dont_write_bytecode = True
@@ -82,8 +81,7 @@ def main() -> int:
         print(f"FAIL the launcher does not refuse io_uring: {probe.stderr!r}")
         return 1
 
-    scratch = tempfile.mkdtemp(prefix="ufind-uring-refused-")
-    try:
+    with common.scratch_dir("ufind-uring-refused-") as scratch:
         build_tree(os.path.join(scratch, "tree"))
         for command in COMMANDS:
             find = common.run([common.FIND] + command, cwd=scratch)
@@ -124,8 +122,6 @@ def main() -> int:
                         name = (f"uring_refused_{error.lower()}_falls_back_to_threads "
                                 f"[{asked} {strategy}] {' '.join(command[1:])}")
                         report.check(name, problems)
-    finally:
-        common.remove_tree(scratch)
     return report.finish()
 
 

@@ -21,7 +21,8 @@
 // kept as a 64-bit hash, so that a million of them fit in a few tens of MiB.
 #include <ioq.hpp>
 
-#include <dirent.h>
+#include "../unit/temp_tree.hpp"
+
 #include <fcntl.h>
 #include <ftw.h>
 #include <sys/stat.h>
@@ -50,19 +51,6 @@ void check(bool ok, const std::string& what) {
         ++failures;
         std::fprintf(stderr, "FAIL: %s\n", what.c_str());
     }
-}
-
-int open_fd_count() {
-    int count = 0;
-    DIR* dir = opendir("/proc/self/fd");
-    if (!dir) {
-        return -1;
-    }
-    while (readdir(dir)) {
-        ++count;
-    }
-    closedir(dir);
-    return count;
 }
 
 // A tree of `fanout` subdirectories per directory, `depth` levels, with two
@@ -138,7 +126,7 @@ std::string describe(const Config& config) {
 
 void walk_once(const std::string& root, std::size_t expected, const Config& config,
                long stop_after) {
-    int fds_before = open_fd_count();
+    std::size_t fds_before = test::count_open_fds();
     ioq_walk_options options = ioq::Walk::defaults();
     options.backend = config.backend;
     options.strategy = config.strategy;
@@ -163,12 +151,12 @@ void walk_once(const std::string& root, std::size_t expected, const Config& conf
         check(seen.size() == expected, describe(config) + ": " + std::to_string(seen.size()) +
                                            " entries, expected " + std::to_string(expected));
     }
-    check(open_fd_count() == fds_before, describe(config) + ": descriptors leaked");
+    check(test::count_open_fds() == fds_before, describe(config) + ": descriptors leaked");
 }
 
 void walk_large(const std::string& root, std::size_t expected, ioq_backend backend,
                 ioq_strategy strategy) {
-    int fds_before = open_fd_count();
+    std::size_t fds_before = test::count_open_fds();
     ioq_walk_options options = ioq::Walk::defaults();
     options.backend = backend;
     options.strategy = strategy;
@@ -188,7 +176,7 @@ void walk_large(const std::string& root, std::size_t expected, ioq_backend backe
     check(!duplicate, describe(config) + " (large): an entry came twice");
     check(count == expected, describe(config) + " (large): " + std::to_string(count) +
                                  " entries, expected " + std::to_string(expected));
-    check(open_fd_count() == fds_before, describe(config) + " (large): descriptors leaked");
+    check(test::count_open_fds() == fds_before, describe(config) + " (large): descriptors leaked");
 }
 
 } // namespace
