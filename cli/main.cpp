@@ -122,6 +122,10 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     // leaf directories without a statx each (one per leaf saved; 79% of
     // linux-6.1's directories are leaves).
     options.names_only = command.stat_mask == 0 && !command.acts_in_place && !display;
+    // Depth-first, subdirectories open before their entries are returned,
+    // unless a command or -delete may change them first (find would then
+    // read them as changed).
+    options.look_ahead = !command.changes_tree;
     if (ufind::reads_metadata_of_every_entry(*command.expr)) {
         options.stat_mask = command.stat_mask;
     }

@@ -483,6 +483,10 @@ private:
             if (name == "-delete" || name == "-execdir" || name == "-okdir") {
                 command_.acts_in_place = true;
             }
+            if (name == "-delete" || name == "-exec" || name == "-execdir" || name == "-ok" ||
+                name == "-okdir") {
+                command_.changes_tree = true;
+            }
             ParseContext context(args_, pos_, command_, state_, name);
             node = primary(ExprKind::primary);
             node->object = parser(context);

@@ -49,6 +49,10 @@ struct Command {
     // -delete, -execdir, -okdir: they act through the directory the walk
     // read (ioq_walk_entry_at), which the walk must then hold open.
     bool acts_in_place = false;
+    // -exec, -execdir, -ok, -okdir, -delete: commands and deletions may
+    // change the tree while it is walked, so the walk must not read a
+    // directory before its entry was acted on (ioq_walk_options.look_ahead).
+    bool changes_tree = false;
     bool warnings = false;     // -warn/-nowarn; default: stdin is a terminal
     unsigned stat_mask = 0;    // STATX_* fields the expression reads, 0 if none
     struct timespec start_time {};  // "now" for every time test and -ls

@@ -144,6 +144,7 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
         walk_options.completion_order = options->completion_order != 0;
         walk_options.hold_directories = options->hold_directories != 0;
         walk_options.names_only = options->names_only != 0;
+        walk_options.look_ahead = options->look_ahead != 0;
         walk_options.min_depth = options->min_depth;
         walk_options.max_depth = options->max_depth < 0 ? INT_MAX : options->max_depth;
         walk_options.queue.backend = to_choice(options->backend);

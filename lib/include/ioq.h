@@ -114,6 +114,13 @@ struct ioq_walk_options {
                       * it with the inode number its parent listed, which some
                       * filesystems (overlayfs over several) report differently:
                       * the entry then fails with ENOENT. */
+    int look_ahead;  /* non-zero: depth-first walks (DFS, and IDS and EDS within a round)
+                      * may open and read a subdirectory before its own entry is
+                      * returned, which keeps the workers busy.  Only for callers that
+                      * change nothing in the tree while walking: a directory may be
+                      * read before an action on its entry (chmod, rename, delete)
+                      * would have changed it.  What the caller prunes may have been
+                      * opened for nothing; it is never returned. */
 };
 
 /* Fills options with the defaults: no roots, BFS, automatic backend and

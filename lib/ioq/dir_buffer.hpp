@@ -96,11 +96,17 @@ struct RawDirent {
 class DirentCursor {
 public:
     DirentCursor() = default;
-    explicit DirentCursor(const DirBuffer& buffer)
-        : next_(buffer.data()), end_(buffer.data() + buffer.size()) {}
+    explicit DirentCursor(const DirBuffer& buffer, std::size_t offset = 0)
+        : next_(buffer.data() + offset), end_(buffer.data() + buffer.size()) {}
 
     // Returns false when the buffer holds no further entry.
     bool next(RawDirent& out);
+
+    // Where the next entry starts, for a cursor made later to go on from
+    // there (valid until the buffer is filled again).
+    std::size_t offset(const DirBuffer& buffer) const {
+        return static_cast<std::size_t>(next_ - buffer.data());
+    }
 
 private:
     const std::byte* next_ = nullptr;

@@ -30,10 +30,31 @@ namespace ioq::walk {
 // open is submitted and given back once the walk has read it, so that a
 // directory waiting its turn (most of a breadth-first frontier: 20,000 of
 // them at once on the 1M-entry corpus) costs a node without either.
+struct DirNode;
+
 struct DirSlot {
     DirBuffer buffer;
     Request request;
     std::string path;  // request.path: relative to the open's base
+
+    // Looking ahead (WalkOptions::look_ahead): the subdirectories listed in
+    // the buffer that were opened before the directory's turn, in the order
+    // it lists them; its entries claim them one by one from ahead_next on,
+    // as next() returns them.  ahead_scan: the offset in the buffer where
+    // the scan for more stopped (the walk's budget ran out), ahead_done once
+    // it reached the end.  A pooled vector: its capacity stays with the
+    // slot, so a walk allocates for it only while warming up.
+    std::vector<DirNode*> ahead;
+    std::size_t ahead_next = 0;
+    std::size_t ahead_scan = 0;
+    bool ahead_done = false;
+
+    // Ready for another directory (the vector keeps its capacity).
+    void reset_look_ahead() noexcept {
+        ahead.clear();
+        ahead_next = ahead_scan = 0;
+        ahead_done = false;
+    }
 };
 
 struct DirNode {
@@ -61,6 +82,9 @@ struct DirNode {
     bool consumed = false;
     bool post_queued = false;    // waiting for its post-order visit
     bool post_reported = false;  // post-order visit done
+    // Opened ahead of its entry, whose caller then did not descend into
+    // it: freed, unreported, once its open is done (see Walker::discard).
+    bool discarded = false;
     DirNode* idle_prev = nullptr;  // links in the walk's list of descriptors it
     DirNode* idle_next = nullptr;  // may close early, oldest first
     bool idle = false;

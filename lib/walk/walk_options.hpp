@@ -58,6 +58,17 @@ struct WalkOptions {
     // number its parent listed, which is as safe on local filesystems but
     // not on all (overlayfs over several filesystems lists other numbers).
     bool names_only = false;
+    // Depth-first walks (dfs, and ids and eds within a round) may open and
+    // read a subdirectory before its own entry is returned, as soon as its
+    // parent has been read: they otherwise learn of the next directories
+    // only as fast as the caller takes entries, and the workers run dry.
+    // For callers that change nothing in the tree while walking: a
+    // directory may be read before an action on its entry (chmod, rename,
+    // delete) would have changed what is read.  A directory the caller
+    // prunes, or that lies beyond a depth limit, is then opened for
+    // nothing; nothing of it is reported.  Without a d_type, under -L or
+    // -xdev, and with sort_names, there is no looking ahead.
+    bool look_ahead = false;
     // Do not descend into directories on another filesystem than their root's
     // (find's -xdev); they are still reported.
     bool same_device = false;

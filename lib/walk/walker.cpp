@@ -102,6 +102,10 @@ Walker::Walker(WalkOptions options)
     // links, a path of several components could not refuse them.)
     close_after_read_ = (options_.names_only || options_.eager_stat_mask != 0) &&
                         options_.symlinks != Symlinks::logical;
+    // Only where an entry's d_type alone says the walk will descend into
+    // it, in the order next() will return it.
+    look_ahead_ = options_.look_ahead && options_.strategy != Strategy::bfs &&
+                  !options_.sort_names && !need_identity_;
 }
 
 void Walker::ask_for_entry_stats(Request& request) const {
@@ -134,6 +138,10 @@ const Entry* Walker::next() {
                 entry_.name = std::string_view(path_).substr(base_len_);
                 entry_.depth = current_->depth + 1;
                 entry_.type = type_from_dirent(dirent.type);
+                if (entry_.type == EntryType::directory &&
+                    current_->slot->ahead_next < current_->slot->ahead.size()) {
+                    claim_ahead(dirent.name);
+                }
                 entry_listed_ino_ = dirent.inode;
                 entry_.error = 0;
                 entry_.loop_ancestor = {};
@@ -385,13 +393,24 @@ const Entry* Walker::report_error(const std::string& path, int depth, int error)
 }
 
 void Walker::descend_into_last_entry() {
-    if (!descend_pending_) {
+    DirNode* ahead = std::exchange(ahead_claimed_, nullptr);
+    bool descend = std::exchange(descend_pending_, false);
+    if (descend && rounds_ && entry_.depth < round_min_ && !pruned_.empty() &&
+        pruned_.contains(std::string(entry_.path))) {
+        descend = false;  // pruned by the caller in the round that reported it
+    }
+    if (ahead) {
+        // Opened before its entry was returned: descend into it as it is,
+        // or let it go unreported.
+        if (descend) {
+            dirs_.stage(ahead);
+        } else {
+            discard(ahead);
+        }
         return;
     }
-    descend_pending_ = false;
-    if (rounds_ && entry_.depth < round_min_ && !pruned_.empty() &&
-        pruned_.contains(std::string(entry_.path))) {
-        return;  // pruned by the caller in the round that reported it
+    if (!descend) {
+        return;
     }
     // Everything that allocates comes before the node is linked in, so
     // that running out of memory here leaves no count half-updated.  A
@@ -416,7 +435,7 @@ void Walker::descend_into_last_entry() {
         // Depth-first reads a directory's first child right after the
         // directory itself, so its read-ahead is the children being found
         // now; breadth-first wants the head of its queue instead.
-        if (options_.strategy == Strategy::dfs && in_flight_ < options_.read_ahead &&
+        if (options_.strategy != Strategy::bfs && in_flight_ < options_.read_ahead &&
             fds_.available() && queue_.room() > to_submit_.size() + 1) {
             submit_open(node);
             if (to_submit_.size() >= submit_batch) {
@@ -455,6 +474,14 @@ Walker::Enter Walker::enter_next_directory() {
     base_len_ = path_.size();
     cursor_ = DirentCursor(node->slot->buffer);
     entry_index_ = 0;
+    if (look_ahead_) {
+        // Its own subdirectories come next: open them now rather than as
+        // next() reaches each one.
+        if (may_look_ahead(node)) {
+            look_ahead(node);
+            flush_submissions();
+        }
+    }
     if (options_.sort_names) {
         load_sorted();
     }
@@ -520,6 +547,10 @@ DirNode* Walker::take_next_directory() {
 }
 
 bool Walker::read_more() {
+    // Whatever was opened ahead from the buffer read last was claimed by
+    // its entry by now; nothing is opened ahead from the next one.
+    discard_unclaimed(current_);
+    current_->slot->ahead_done = true;
     Request& request = current_->slot->request;
     request = Request{};
     request.op = Op::read_dir;
@@ -538,6 +569,10 @@ bool Walker::read_more() {
 
 void Walker::finish_current() {
     DirNode* node = std::exchange(current_, nullptr);
+    if (DirNode* ahead = std::exchange(ahead_claimed_, nullptr)) {
+        discard(ahead);
+    }
+    discard_unclaimed(node);
     dirs_.commit();
     drop_slot(node);
     node->consumed = true;
@@ -545,7 +580,8 @@ void Walker::finish_current() {
 }
 
 void Walker::submit_read_ahead(DirNode* must_include) {
-    if (must_include->state == DirNode::State::queued) {
+    bool head_queued = must_include->state == DirNode::State::queued;
+    if (head_queued) {
         // Free a descriptor: close an idle one, or wait for closes queued.
         while (!fds_.available()) {
             if (evict_one_fd()) {
@@ -565,7 +601,12 @@ void Walker::submit_read_ahead(DirNode* must_include) {
         }
         submit_open(must_include);
         flush_submissions();
-    } else if (in_flight_ > options_.read_ahead / 2) {
+    }
+    if (look_ahead_) {
+        look_ahead_more();  // in the order the walk will need them
+        return;
+    }
+    if (!head_queued && in_flight_ > options_.read_ahead / 2) {
         // Refill only once half the window is used: every submission may wake
         // a sleeping worker (a futex call here and a wake-up there), and a
         // refill of one directory per directory read would pay that for each.
@@ -800,6 +841,9 @@ void Walker::complete(Request* request) {
         fds_.release();
         drop_slot(node);
         unpin_base(node);
+        if (node->discarded) {
+            finish_discard(node);
+        }
         return;
     }
     node->state = DirNode::State::ready;
@@ -823,10 +867,14 @@ void Walker::complete(Request* request) {
         --parent->pending_opens;
         release_fd_if_unused(parent);
     }
+    if (node->discarded) {
+        finish_discard(node);
+    }
 }
 
 void Walker::drop_slot(DirNode* node) {
     DirSlot* slot = std::exchange(node->slot, nullptr);
+    slot->reset_look_ahead();
     slot->buffer.trim();
     pool_.give_slot(slot);
 }
@@ -1122,11 +1170,15 @@ int Walker::raw_stat(unsigned mask, bool follow, struct statx& out) {
 
 void Walker::end_of_walk() {
     // Everything is consumed; the closes of the last directories may still be
-    // queued.  Finish them so that no descriptor outlives the walk's end.
-    flush_submissions();
-    while (queue_.outstanding() > 0) {
-        reap(true);
-    }
+    // queued.  Finish them so that no descriptor outlives the walk's end,
+    // and the closes their completions queue in turn (the last open of a
+    // directory opened ahead and discarded lets its parent close).
+    do {
+        flush_submissions();
+        while (queue_.outstanding() > 0) {
+            reap(true);
+        }
+    } while (!to_submit_.empty());
 }
 
 void Walker::stop() noexcept {
@@ -1134,6 +1186,7 @@ void Walker::stop() noexcept {
         return;
     }
     stopped_ = true;
+    look_ahead_ = false;  // what completes now only closes
     queue_.cancel_pending();
     flush_submissions();
     while (queue_.outstanding() > 0) {
@@ -1148,6 +1201,7 @@ void Walker::stop() noexcept {
     });
     current_ = nullptr;
     descend_pending_ = false;
+    ahead_claimed_ = nullptr;
     post_ready_.clear();
     post_parent_ = nullptr;  // freed with every node
 }

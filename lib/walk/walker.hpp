@@ -11,6 +11,10 @@
 //                                whenever the walker looks, waited for only
 //                                when the directory it needs is not ready
 //
+// Depth-first, the directory needed next was usually found a moment ago;
+// with look_ahead the walk opens subdirectories as soon as their parent is
+// read, before their entries come up (look_ahead.cpp).
+//
 // Entries are reported in pre-order (a directory before its contents) or,
 // with post_order, a directory after all of its contents: a node's subtree is
 // finished when its last child node is freed, and that is when its visit is
@@ -153,6 +157,17 @@ private:
     void reap(bool wait);
     bool run_here(DirNode* node);
     void complete(Request* request);
+    // Looking ahead (WalkOptions::look_ahead, see walker.cpp).
+    bool may_look_ahead(const DirNode* node) const;
+    bool may_open_ahead() const;
+    void look_ahead_more();
+    bool look_ahead_below(DirNode* node, std::size_t& visits);
+    void look_ahead(DirNode* node);
+    void open_ahead(DirNode* parent, const RawDirent& dirent);
+    void claim_ahead(std::string_view name);
+    void discard(DirNode* node);
+    void discard_unclaimed(DirNode* node);
+    void finish_discard(DirNode* node);
     void release_fd_if_unused(DirNode* node);
     void drop_slot(DirNode* node);
     void unpin_base(DirNode* node);
@@ -218,6 +233,12 @@ private:
     // pinned until next() so that entry_location() can reach it.
     DirNode* post_parent_ = nullptr;
     bool descend_pending_ = false;
+
+    // Looking ahead: on when asked for and possible (see the constructor).
+    bool look_ahead_ = false;
+    // The node opened ahead for the entry returned last, until the walk
+    // knows whether the caller descends into it.
+    DirNode* ahead_claimed_ = nullptr;
 
     std::size_t in_flight_ = 0;  // opens submitted or ready, not yet popped
     std::size_t closes_in_flight_ = 0;

@@ -293,6 +293,7 @@ struct Config {
     unsigned stat_mask = 0;
     std::size_t read_ahead = 0;
     bool completion_order = false;
+    bool look_ahead = false;
 };
 
 ioq_walk_options options_for(const Config& config, const char* const* roots) {
@@ -309,6 +310,7 @@ ioq_walk_options options_for(const Config& config, const char* const* roots) {
     options.stat_mask = config.stat_mask;
     options.read_ahead = config.read_ahead;
     options.completion_order = config.completion_order;
+    options.look_ahead = config.look_ahead;
     return options;
 }
 
@@ -342,6 +344,16 @@ std::vector<Config> all_configs() {
         Config any{"bfs completion order", backend, IOQ_STRATEGY_BFS};
         any.completion_order = true;
         configs.push_back(any);
+        // Nodes opened ahead, claimed, and discarded for the pruned ones.
+        Config ahead{"dfs look-ahead prune", backend, IOQ_STRATEGY_DFS};
+        ahead.look_ahead = true;
+        ahead.prune_p = true;
+        configs.push_back(ahead);
+        Config ahead_small{"eds look-ahead post-order read-ahead 3", backend, IOQ_STRATEGY_EDS};
+        ahead_small.look_ahead = true;
+        ahead_small.post_order = true;
+        ahead_small.read_ahead = 3;
+        configs.push_back(ahead_small);
     }
     return configs;
 }

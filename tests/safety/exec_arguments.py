@@ -24,6 +24,9 @@ What each case protects:
   runs in the file's directory;
 * -execdir refuses a PATH with a relative or empty entry, with GNU's message
   and exit status, before running anything;
+* a command renaming a directory before the walk enters it: every
+  single-pass strategy fails to enter it as find does (ufind reads no
+  directory ahead of its entry when a command may change the tree);
 * -exec ... {} + batches within ARG_MAX: thousands of long names go in
   several batches, each name exactly once, no batch larger than find's cap
   of 128 KiB, and still within the limit when a large environment leaves
@@ -285,6 +288,61 @@ def batch_cases(r: Runner) -> None:
     common.remove_tree(many)
 
 
+def renaming_cases(r: Runner) -> None:
+    """A command that renames a directory before the walk goes into it: find
+    then fails to enter it ("No such file or directory") and never lists
+    what was inside.  Depth-first walks that look ahead open subdirectories
+    before their entries come up; ufind turns that off for -exec and
+    -execdir, so bfs and dfs must still see what find sees: the same
+    output, messages and status, and the same tree afterwards.  (ids and
+    eds read the top of the tree again in every round, and a later round
+    finds the directory under its new name: not find's behaviour, by
+    design of those strategies.)"""
+    source = os.path.join(r.scratch, "renamed-source")
+    for item in ("a/x/deep", "a/y", "b/z", "c"):
+        os.makedirs(os.path.join(source, item))
+    with open(os.path.join(source, "a", "x", "file"), "wb"):
+        pass
+    work = os.path.join(r.scratch, "renamed")
+    cases = (
+        ("exec_renames_directory_before_descent",
+         ["renamed", "-name", "a", "-type", "d", "-exec", "/bin/mv", "{}", "{}.moved", ";",
+          "-print"]),
+        ("execdir_renames_directory_before_descent",
+         ["renamed", "-name", "x", "-type", "d", "-execdir", "/bin/mv", "{}", "gone", ";",
+          "-print"]),
+    )
+    env = common.base_env()
+    for name, args in cases:
+        common.copy_tree(source, work)
+        want = common.run([common.FIND] + args, cwd=r.scratch, env=env)
+        want_tree = common.snapshot(work)
+        common.remove_tree(work)
+        if b"No such file" not in want.stderr:
+            r.report.check(name + " (oracle)", ["test is wrong: find entered the renamed "
+                                                "directory: " + common.escape(want.stderr)])
+            continue
+        for strategy, backend in common.COMBINATIONS:
+            if strategy not in ("bfs", "dfs"):
+                continue
+            common.copy_tree(source, work)
+            got = common.run(common.ufind_argv(r.ufind, strategy, args), cwd=r.scratch,
+                             env=dict(env, IOQ_BACKEND=backend))
+            problems = []
+            if sorted(got.stdout.split(b"\n")) != sorted(want.stdout.split(b"\n")):
+                problems.append(f"stdout: find {common.escape(want.stdout)} "
+                                f"ufind {common.escape(got.stdout)}")
+            if common.normalise_messages(got.stderr) != common.normalise_messages(want.stderr):
+                problems.append(f"stderr: find {common.escape(want.stderr)} "
+                                f"ufind {common.escape(got.stderr)}")
+            if got.status != want.status:
+                problems.append(f"exit status: find {want.status}, ufind {got.status}")
+            problems += common.diff_snapshots(want_tree, common.snapshot(work))
+            common.remove_tree(work)
+            r.report.check(f"{name} [{strategy} {backend}]", problems)
+    common.remove_tree(source)
+
+
 def run_tests(begun: common.Start, scratch: str) -> None:
     ufind, report, name_filter = begun.ufind, begun.report, begun.filter
     runner = Runner(os.path.abspath(ufind), scratch, report)
@@ -297,6 +355,7 @@ def run_tests(begun: common.Start, scratch: str) -> None:
     exec_cases(runner)
     path_cases(runner)
     batch_cases(runner)
+    renaming_cases(runner)
 
 
 def main() -> int:

@@ -8,6 +8,9 @@
 //   - a complete walk reports every entry exactly once,
 //   - a stopped walk reports nothing after stop() and no duplicate before,
 //   - no descriptor is left open after any walk.
+// Depth-first walks run again looking ahead (ioq_walk_options.look_ahead),
+// pruning every directory named d1: what was opened ahead of a pruned
+// entry is discarded while workers may still be opening it.
 // The last line is "N passed, M failed"; the exit status is 1 on failure.
 //
 //   walk_stress [iterations]     (default 100 walks per configuration pair)
@@ -117,11 +120,17 @@ struct Config {
     ioq_backend backend;
     ioq_strategy strategy;
     bool post_order;
+    bool look_ahead = false;  // and prune every d1
 };
 
 std::string describe(const Config& config) {
     return std::string(ioq_backend_name(config.backend)) + "/strategy " +
-           std::to_string(config.strategy) + (config.post_order ? "/post" : "/pre");
+           std::to_string(config.strategy) + (config.post_order ? "/post" : "/pre") +
+           (config.look_ahead ? "/ahead" : "");
+}
+
+bool is_pruned(const ioq::Entry& entry) {
+    return entry.type() == IOQ_TYPE_DIRECTORY && entry.name() == "d1";
 }
 
 void walk_once(const std::string& root, std::size_t expected, const Config& config,
@@ -131,6 +140,7 @@ void walk_once(const std::string& root, std::size_t expected, const Config& conf
     options.backend = config.backend;
     options.strategy = config.strategy;
     options.post_order = config.post_order ? 1 : 0;
+    options.look_ahead = config.look_ahead ? 1 : 0;
     options.workers = 2;
     std::set<std::string> seen;
     bool duplicate = false;
@@ -139,6 +149,9 @@ void walk_once(const std::string& root, std::size_t expected, const Config& conf
         long count = 0;
         while (const ioq::Entry* entry = walk.next()) {
             duplicate |= !seen.emplace(entry->path()).second;
+            if (config.look_ahead && is_pruned(*entry)) {
+                walk.prune();
+            }
             if (++count == stop_after) {
                 walk.stop();
                 check(walk.next() == nullptr, describe(config) + ": next() after stop");
@@ -161,6 +174,7 @@ void walk_large(const std::string& root, std::size_t expected, ioq_backend backe
     options.backend = backend;
     options.strategy = strategy;
     options.workers = 2;
+    options.look_ahead = 1;  // as ufind walks depth first
     std::unordered_set<std::uint64_t> seen;
     seen.reserve(expected);
     bool duplicate = false;
@@ -204,6 +218,19 @@ int main(int argc, char** argv) {
         return failures ? 1 : 0;
     }
     std::size_t expected = make_tree(root, 4, 4);
+    // Pruning every d1 (pre-order; after its contents, a prune does nothing).
+    std::size_t expected_pruned = 0;
+    {
+        ioq_walk_options options = ioq::Walk::defaults();
+        options.backend = IOQ_BACKEND_INLINE;
+        ioq::Walk walk({root.c_str()}, options);
+        while (const ioq::Entry* entry = walk.next()) {
+            ++expected_pruned;
+            if (is_pruned(*entry)) {
+                walk.prune();
+            }
+        }
+    }
 
     std::mt19937 random(12345);
     const ioq_backend backends[] = {IOQ_BACKEND_INLINE, IOQ_BACKEND_THREADS, IOQ_BACKEND_URING};
@@ -212,11 +239,17 @@ int main(int argc, char** argv) {
     for (ioq_backend backend : backends) {
         for (ioq_strategy strategy : strategies) {
             for (bool post_order : {false, true}) {
-                Config config{backend, strategy, post_order};
-                walk_once(root, expected, config, -1);
-                for (int i = 0; i < iterations / 8 + 1; ++i) {
-                    std::uniform_int_distribution<long> stop(1, static_cast<long>(expected));
-                    walk_once(root, expected, config, stop(random));
+                for (bool look_ahead : {false, true}) {
+                    if (look_ahead && strategy == IOQ_STRATEGY_BFS) {
+                        continue;  // breadth first never looks ahead
+                    }
+                    Config config{backend, strategy, post_order, look_ahead};
+                    std::size_t want = look_ahead && !post_order ? expected_pruned : expected;
+                    walk_once(root, want, config, -1);
+                    for (int i = 0; i < iterations / 8 + 1; ++i) {
+                        std::uniform_int_distribution<long> stop(1, static_cast<long>(want));
+                        walk_once(root, want, config, stop(random));
+                    }
                 }
             }
         }
