@@ -138,7 +138,7 @@ const Entry* Walker::next() {
                 entry_.name = std::string_view(path_).substr(base_len_);
                 entry_.depth = current_->depth + 1;
                 entry_.type = type_from_dirent(dirent.type);
-                if (entry_.type == EntryType::directory &&
+                if (look_ahead_ && entry_.type == EntryType::directory &&
                     current_->slot->ahead_next < current_->slot->ahead.size()) {
                     claim_ahead(dirent.name);
                 }
@@ -392,7 +392,7 @@ const Entry* Walker::report_error(const std::string& path, int depth, int error)
     return &entry_;
 }
 
-void Walker::descend_into_last_entry() {
+void Walker::descend_or_discard() {
     DirNode* ahead = std::exchange(ahead_claimed_, nullptr);
     bool descend = std::exchange(descend_pending_, false);
     if (descend && rounds_ && entry_.depth < round_min_ && !pruned_.empty() &&
@@ -549,8 +549,10 @@ DirNode* Walker::take_next_directory() {
 bool Walker::read_more() {
     // Whatever was opened ahead from the buffer read last was claimed by
     // its entry by now; nothing is opened ahead from the next one.
-    discard_unclaimed(current_);
-    current_->slot->ahead_done = true;
+    if (look_ahead_) {
+        discard_unclaimed(current_);
+        current_->slot->ahead_done = true;
+    }
     Request& request = current_->slot->request;
     request = Request{};
     request.op = Op::read_dir;
@@ -569,10 +571,12 @@ bool Walker::read_more() {
 
 void Walker::finish_current() {
     DirNode* node = std::exchange(current_, nullptr);
-    if (DirNode* ahead = std::exchange(ahead_claimed_, nullptr)) {
-        discard(ahead);
+    if (look_ahead_) {
+        if (DirNode* ahead = std::exchange(ahead_claimed_, nullptr)) {
+            discard(ahead);
+        }
+        discard_unclaimed(node);
     }
-    discard_unclaimed(node);
     dirs_.commit();
     drop_slot(node);
     node->consumed = true;
@@ -874,7 +878,9 @@ void Walker::complete(Request* request) {
 
 void Walker::drop_slot(DirNode* node) {
     DirSlot* slot = std::exchange(node->slot, nullptr);
-    slot->reset_look_ahead();
+    if (look_ahead_) {
+        slot->reset_look_ahead();
+    }
     slot->buffer.trim();
     pool_.give_slot(slot);
 }

@@ -147,7 +147,13 @@ private:
     }
     void load_sorted();
     void finish_current();
-    void descend_into_last_entry();
+    // Called for every entry: the common case (a file) costs one test.
+    void descend_into_last_entry() {
+        if (descend_pending_ || ahead_claimed_) {
+            descend_or_discard();
+        }
+    }
+    void descend_or_discard();
     void submit_read_ahead(DirNode* must_include);
     void submit_open(DirNode* node);
     void ask_for_entry_stats(Request& request) const;
