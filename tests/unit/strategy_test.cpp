@@ -31,6 +31,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <set>
 #include <string>
@@ -381,6 +382,40 @@ Test(strategy, depth_limits_match_find_under_every_strategy_and_order) {
                     }
                 }
             }
+        }
+    }
+}
+
+Test(strategy, rounds_do_not_walk_a_finished_subtree_again) {
+    // ids and eds walk the tree again every round, but a subtree that had
+    // nothing at a round's depth bound has nothing for a later round
+    // either: beside a chain 30 deep (about 30 rounds of ids), 40
+    // directories of one file each are entered in two rounds, not 30.
+    // Measured as the directories entered with and without them.
+    test::TempTree chain_only;
+    chain_only.deep_chain("t/chain", "c", 30, 1);
+    test::TempTree with_wide;
+    with_wide.deep_chain("t/chain", "c", 30, 1);
+    constexpr std::size_t wide = 40;
+    for (std::size_t i = 0; i < wide; ++i) {
+        char name[64];
+        std::snprintf(name, sizeof name, "t/wide/d%02zu/f", i);
+        with_wide.build(name);
+    }
+    for (const WalkBackend& backend : test::plain_backends()) {
+        for (Strategy strategy : {Strategy::ids, Strategy::eds}) {
+            std::string where = test::describe(backend, strategy);
+            WalkResult alone = test::walk(
+                test::make_options(backend, {chain_only.path("t")}, strategy));
+            WalkResult both = test::walk(
+                test::make_options(backend, {with_wide.path("t")}, strategy));
+            cr_expect_eq(both.entries.size(), alone.entries.size() + 1 + 2 * wide, "%s",
+                         where.c_str());
+            std::uint64_t extra = both.stats.directories - alone.stats.directories;
+            cr_expect(extra <= 2 * (wide + 1),
+                      "%s: %llu more directories entered for %zu more (the chain alone: %llu)",
+                      where.c_str(), static_cast<unsigned long long>(extra), wide + 1,
+                      static_cast<unsigned long long>(alone.stats.directories));
         }
     }
 }
