@@ -236,6 +236,7 @@ struct Variant {
     bool completion_order = false;
     bool sort_names = false;
     bool names_only = false;  // every directory closed once read (see below)
+    bool look_ahead = false;  // depth first: opened before their entries come
 };
 
 const Variant variants[] = {
@@ -246,6 +247,8 @@ const Variant variants[] = {
     {" completion order", false, Symlinks::physical, 0, true},
     {" sorted names", false, Symlinks::physical, 0, false, true},
     {" names only", false, Symlinks::physical, 0, false, false, true},
+    {" look ahead", false, Symlinks::physical, 0, false, false, false, true},
+    {" names only look ahead", false, Symlinks::physical, 0, false, false, true, true},
 };
 
 std::string describe(const WalkBackend& backend, Strategy strategy, const Variant& variant) {
@@ -279,6 +282,7 @@ RaceOutcome race_walks(const std::string& root, const std::vector<WalkBackend>& 
                 options.completion_order = variant.completion_order;
                 options.sort_names = variant.sort_names;
                 options.names_only = variant.names_only;
+                options.look_ahead = variant.look_ahead;
                 auto start = std::chrono::steady_clock::now();
                 WalkResult result = test::walk(options);
                 auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -411,14 +415,17 @@ void exchange(const test::TempTree& tree, const std::string& dir_name) {
 // had opened it before the swap) or fail to open it (ELOOP), but it may
 // never reach a marker.  Returns the first offence, or "".
 std::string walk_with_swaps_at_every_step(const test::TempTree& tree, const WalkBackend& backend,
-                                          Strategy strategy, bool names_only = false) {
+                                          Strategy strategy, bool names_only = false,
+                                          bool look_ahead = false) {
     std::string root = tree.path("w");
     std::size_t steps = 1 + side_by_side * 3;  // w, and dN, dN/x, dN/x/file
     for (std::size_t swap_at = 1; swap_at < steps; ++swap_at) {
         std::string where = test::describe(backend, strategy) + (names_only ? " names only" : "") +
-                            " swap after step " + std::to_string(swap_at);
+                            (look_ahead ? " look ahead" : "") + " swap after step " +
+                            std::to_string(swap_at);
         WalkOptions options = test::make_options(backend, {root}, strategy);
         options.names_only = names_only;
+        options.look_ahead = look_ahead;
         Walker walker(options);
         WalkResult result;
         std::vector<std::string> swapped;
@@ -480,6 +487,23 @@ Test(race, directory_replaced_by_a_link_is_never_followed_in_names_only_walks, .
         for (Strategy strategy : test::all_strategies) {
             std::string offence = walk_with_swaps_at_every_step(tree, backend, strategy, true);
             cr_expect(offence.empty(), "%s", offence.c_str());
+        }
+    }
+}
+
+// Looking ahead, a directory may be opened before its entry comes up, and
+// after its parent was read: the swap can land on either side of that
+// open, and neither may lead through the link.
+Test(race, directory_replaced_by_a_link_is_never_followed_when_looking_ahead, .timeout = 60) {
+    test::TempTree tree;
+    make_wide_tree(tree);
+    for (const WalkBackend& backend : test::plain_backends()) {
+        for (Strategy strategy : {Strategy::dfs, Strategy::ids, Strategy::eds}) {
+            for (bool names_only : {false, true}) {
+                std::string offence =
+                    walk_with_swaps_at_every_step(tree, backend, strategy, names_only, true);
+                cr_expect(offence.empty(), "%s", offence.c_str());
+            }
         }
     }
 }
