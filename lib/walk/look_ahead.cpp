@@ -139,8 +139,8 @@ bool Walker::skipped_by_rounds(const DirNode* parent, std::string_view name) {
 }
 
 void Walker::open_ahead(DirNode* parent, const RawDirent& dirent) {
-    // As descend_into_last_entry(): what may throw std::bad_alloc comes
-    // before the node is linked in.
+    // As descend_or_discard(): what may throw std::bad_alloc comes before
+    // the node is linked in.
     DirSlot& slot = *parent->slot;
     if (slot.ahead.size() == slot.ahead.capacity()) {
         slot.ahead.reserve(std::max<std::size_t>(16, slot.ahead.capacity() * 2));

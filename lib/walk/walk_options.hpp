@@ -65,8 +65,8 @@ struct WalkOptions {
     // For callers that change nothing in the tree while walking: a
     // directory may be read before an action on its entry (chmod, rename,
     // delete) would have changed what is read.  A directory the caller
-    // prunes, or that lies beyond a depth limit, is then opened for
-    // nothing; nothing of it is reported.  Without a d_type, under -L or
+    // prunes may then have been opened for nothing; nothing of it is
+    // reported.  Depth limits are respected.  Without a d_type, under -L or
     // -xdev, and with sort_names, there is no looking ahead.
     bool look_ahead = false;
     // Do not descend into directories on another filesystem than their root's
