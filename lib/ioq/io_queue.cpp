@@ -29,7 +29,12 @@ namespace {
 
 // A wait this long for one request, run here or by a worker, is the
 // device's latency, not the CPU's: warm, a directory takes microseconds.
-constexpr std::chrono::microseconds slow_wait{1000};
+// Cold, a directory of linux-6.1 mostly comes within a millisecond on this
+// machine's disk, so at 1,000 us the walk added one worker or none; at 500
+// it reaches 8 (cold linux -false, hyperfine with drop_caches, 6 runs:
+// 269 -> 232 ms, the 2-thread floor 300), while warm walks of linux and
+// synthetic still add none (200 us added some).
+constexpr std::chrono::microseconds slow_wait{500};
 
 BackendKind plan_backend(const QueueOptions& options) {
     BackendChoice choice = options.backend;
