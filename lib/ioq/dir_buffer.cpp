@@ -14,12 +14,8 @@
 namespace ioq {
 namespace {
 
-// Layout of struct linux_dirent64 (getdents64(2)); read field by field with
-// memcpy because records are only 8-byte aligned by convention, not by type.
-constexpr std::size_t inode_offset = 0;
-constexpr std::size_t reclen_offset = 16;
-constexpr std::size_t type_offset = 18;
-constexpr std::size_t name_offset = 19;
+using dirent_layout::name_offset;
+
 // The largest record: header, a 255-byte name, its NUL, rounded up to 8.
 constexpr std::size_t max_record = (name_offset + 256 + 7) & ~std::size_t{7};
 
@@ -108,25 +104,6 @@ bool DirBuffer::may_hold_directories(bool links_too) const {
             (links_too && dirent.type == DT_LNK)) {
             return true;
         }
-    }
-    return false;
-}
-
-bool DirentCursor::next(RawDirent& out) {
-    while (next_ < end_) {
-        const std::byte* record = next_;
-        unsigned short reclen;
-        std::memcpy(&reclen, record + reclen_offset, sizeof reclen);
-        next_ += reclen;
-
-        const char* name = reinterpret_cast<const char*>(record + name_offset);
-        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) {
-            continue;
-        }
-        std::memcpy(&out.inode, record + inode_offset, sizeof out.inode);
-        out.type = static_cast<unsigned char>(record[type_offset]);
-        out.name = std::string_view(name, std::strlen(name));
-        return true;
     }
     return false;
 }

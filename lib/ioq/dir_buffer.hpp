@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -85,6 +86,15 @@ private:
     unsigned stat_mask_ = 0;
 };
 
+// Layout of struct linux_dirent64 (getdents64(2)); read field by field with
+// memcpy because records are only 8-byte aligned by convention, not by type.
+namespace dirent_layout {
+inline constexpr std::size_t inode_offset = 0;
+inline constexpr std::size_t reclen_offset = 16;
+inline constexpr std::size_t type_offset = 18;
+inline constexpr std::size_t name_offset = 19;
+} // namespace dirent_layout
+
 // One directory entry as the kernel reported it; name points into the buffer.
 struct RawDirent {
     std::uint64_t inode;
@@ -99,8 +109,27 @@ public:
     explicit DirentCursor(const DirBuffer& buffer, std::size_t offset = 0)
         : next_(buffer.data() + offset), end_(buffer.data() + buffer.size()) {}
 
-    // Returns false when the buffer holds no further entry.
-    bool next(RawDirent& out);
+    // Returns false when the buffer holds no further entry.  Inline: the
+    // walk calls it for every entry.
+    bool next(RawDirent& out) {
+        using namespace dirent_layout;
+        while (next_ < end_) {
+            const std::byte* record = next_;
+            unsigned short reclen;
+            std::memcpy(&reclen, record + reclen_offset, sizeof reclen);
+            next_ += reclen;
+
+            const char* name = reinterpret_cast<const char*>(record + name_offset);
+            if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) {
+                continue;
+            }
+            std::memcpy(&out.inode, record + inode_offset, sizeof out.inode);
+            out.type = static_cast<unsigned char>(record[type_offset]);
+            out.name = std::string_view(name, std::strlen(name));
+            return true;
+        }
+        return false;
+    }
 
     // Where the next entry starts, for a cursor made later to go on from
     // there (valid until the buffer is filled again).

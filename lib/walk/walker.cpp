@@ -212,7 +212,7 @@ const Entry* Walker::next() {
     }
 }
 
-bool Walker::resolve_entry() {
+bool Walker::resolve_entry_slowly() {
     bool logical = options_.symlinks == Symlinks::logical;
     if (entry_.type == EntryType::unknown ||
         (logical && entry_.type == EntryType::symlink)) {

@@ -129,7 +129,16 @@ private:
     bool walked_whole(std::string_view path);
     void finished_key(const DirNode* node, std::string& out) const;
     void drop_finished();
-    bool resolve_entry();
+    // Whether the entry just read may be descended into, after a statx if
+    // its type or identity is needed; most entries need neither, and
+    // return without a call.
+    bool resolve_entry() {
+        bool plain = entry_.type != EntryType::unknown &&
+                     !(need_identity_ && (entry_.type == EntryType::directory ||
+                                          entry_.type == EntryType::symlink));
+        return plain || resolve_entry_slowly();
+    }
+    bool resolve_entry_slowly();
     int cached_stat(unsigned mask, bool follow, struct statx& out);
     int raw_stat(unsigned mask, bool follow, struct statx& out);
     int reopen_current();
