@@ -130,11 +130,7 @@ bool Walker::skipped_by_rounds(const DirNode* parent, std::string_view name) {
     if (!rounds_ || parent->depth + 1 >= round_min_ || (finished_.empty() && pruned_.empty())) {
         return false;
     }
-    write_path(nullptr, parent, ahead_path_);
-    if (ahead_path_.back() != '/') {
-        ahead_path_.push_back('/');
-    }
-    ahead_path_.append(name);
+    write_child_path(parent, name, ahead_path_);
     return walked_whole(ahead_path_) || pruned_.contains(ahead_path_);
 }
 
@@ -151,11 +147,7 @@ void Walker::open_ahead(DirNode* parent, const RawDirent& dirent) {
     node->depth = parent->depth + 1;
     try {
         if (holds_full_path(node)) {
-            write_path(nullptr, parent, node->name);
-            if (node->name.empty() || node->name.back() != '/') {
-                node->name.push_back('/');
-            }
-            node->name.append(dirent.name);
+            write_child_path(parent, dirent.name, node->name);
         } else {
             node->name.assign(dirent.name);
         }

@@ -307,32 +307,34 @@ void Walker::record_finished() {
     }
 }
 
-void Walker::finished_key(const DirNode* node, std::string& out) const {
+void Walker::finished_key(std::string_view root, std::string_view path, std::string& out) {
     // The same path lies at other depths below another starting point
-    // ("dir" and "dir/sub"): the key is the starting point, a NUL, the
-    // path.  A directory's path never ends in '/' below its root.
+    // ("dir" and "dir/sub"): the key is the starting point, a NUL, the path.
+    out.assign(root);
+    out.push_back('\0');
+    out.append(path);
+}
+
+void Walker::finished_key(const DirNode* node, std::string& out) {
     const DirNode* root = node;
     while (root->parent) {
         root = root->parent;
     }
-    out.assign(root->name);
-    out.push_back('\0');
-    std::size_t start = out.size();
     write_path(nullptr, node, finished_scratch_);
-    out.append(finished_scratch_);
-    if (node->parent == nullptr && out.size() > start + 1 && out.back() == '/') {
-        out.pop_back();  // "dir/" as a starting point: its descendants follow one '/'
+    // A directory's path never ends in '/' below its root; "dir/" as a
+    // starting point: its descendants follow one '/'.
+    if (node->parent == nullptr && finished_scratch_.size() > 1 &&
+        finished_scratch_.back() == '/') {
+        finished_scratch_.pop_back();
     }
+    finished_key(root->name, finished_scratch_, out);
 }
 
 bool Walker::walked_whole(std::string_view path) {
     if (finished_.empty()) {
         return false;
     }
-    const std::string& root = options_.roots[next_root_ - 1];
-    finished_scratch_.assign(root);
-    finished_scratch_.push_back('\0');
-    finished_scratch_.append(path);
+    finished_key(options_.roots[next_root_ - 1], path, finished_scratch_);
     auto found = finished_.find(finished_scratch_);
     return found != finished_.end() && found->second < round_;
 }
@@ -993,6 +995,14 @@ void Walker::release_fd_if_unused(DirNode* node) {
         close_fd(std::exchange(node->fd, -1));
     }
     free_if_unused(node);
+}
+
+void Walker::write_child_path(const DirNode* parent, std::string_view name, std::string& out) {
+    write_path(nullptr, parent, out);
+    if (out.empty() || out.back() != '/') {
+        out.push_back('/');
+    }
+    out.append(name);
 }
 
 bool Walker::holds_full_path(const DirNode* node) {

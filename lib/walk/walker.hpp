@@ -127,7 +127,8 @@ private:
     void reserve_for_node();
     void record_finished();
     bool walked_whole(std::string_view path);
-    void finished_key(const DirNode* node, std::string& out) const;
+    static void finished_key(std::string_view root, std::string_view path, std::string& out);
+    void finished_key(const DirNode* node, std::string& out);
     void drop_finished();
     // Whether the entry just read may be descended into, after a statx if
     // its type or identity is needed; most entries need neither, and
@@ -201,6 +202,8 @@ private:
     // The path of node below base (an ancestor; nullptr: from the starting
     // point, the full path) into out.  May throw std::bad_alloc.
     static void write_path(const DirNode* base, const DirNode* node, std::string& out);
+    // The full path of parent's entry `name` into out.
+    static void write_child_path(const DirNode* parent, std::string_view name, std::string& out);
     // A starting point and every anchor_every-th level keep their full path
     // in DirNode::name, the others their name alone; component() is the
     // name either way.
@@ -242,7 +245,7 @@ private:
     // where nothing may allocate).
     std::vector<DirNode*> finished_ready_;
     std::string finished_path_;
-    mutable std::string finished_scratch_;
+    std::string finished_scratch_;
     std::string ahead_path_;  // scratch for skipped_by_rounds()
     std::vector<DirNode*> post_ready_;  // subtrees finished, visit not yet reported
 
