@@ -3,7 +3,6 @@
 #include "diagnostics.hpp"
 
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -86,11 +85,10 @@ bool evaluate(const Expr& expr, EvalContext& context) {
     case ExprKind::test_false:
         return false;
     case ExprKind::test_name:
-        return ::fnmatch(expr.pattern.c_str(), context.entry->raw().name, 0) == 0;
     case ExprKind::test_iname:
-        return ::fnmatch(expr.pattern.c_str(), context.entry->raw().name, FNM_CASEFOLD) == 0;
+        return expr.pattern.matches(context.entry->raw().name);
     case ExprKind::test_path:
-        return ::fnmatch(expr.pattern.c_str(), context.entry->c_path(), 0) == 0;
+        return expr.pattern.matches(context.entry->path());
     case ExprKind::test_type:
         return (expr.type_mask >> context.entry->type()) & 1u;
     case ExprKind::test_xtype:

@@ -12,6 +12,7 @@
 // -maxdepth are not in the tree: the parser takes them out.
 #pragma once
 
+#include "glob_pattern.hpp"
 #include "primary.hpp"
 
 #include <ioq.h>
@@ -50,7 +51,7 @@ struct Expr {
     ExprKind kind;
     std::unique_ptr<Expr> left;
     std::unique_ptr<Expr> right;
-    std::string pattern;    // test_name, test_iname, test_path
+    GlobPattern pattern;    // test_name, test_iname, test_path
     unsigned type_mask = 0; // test_type, test_xtype: bit n set for ioq_type n
     std::unique_ptr<Primary> object;  // primary
 };

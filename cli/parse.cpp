@@ -413,7 +413,7 @@ private:
 
     std::unique_ptr<Expr> pattern_test(ExprKind kind, const std::string& name) {
         auto node = primary(kind);
-        node->pattern = take_argument(name);
+        node->pattern = GlobPattern(take_argument(name), kind == ExprKind::test_iname);
         return node;
     }
 
@@ -445,7 +445,7 @@ private:
         }
         if (name == "-name") {
             node = pattern_test(ExprKind::test_name, name);
-            if (node->pattern.find('/') != std::string::npos && command_.warnings) {
+            if (node->pattern.text().find('/') != std::string::npos && command_.warnings) {
                 report_warning("'-name' matches against basenames only, but the given pattern "
                                "contains a directory separator ('/'), thus the expression will "
                                "evaluate to false all the time.  Did you mean '-wholename'?");
@@ -454,8 +454,8 @@ private:
             node = pattern_test(ExprKind::test_iname, name);
         } else if (name == "-path") {
             node = pattern_test(ExprKind::test_path, name);
-            if (!node->pattern.empty() && node->pattern.back() == '/') {
-                report_warning("-path " + node->pattern +
+            if (!node->pattern.text().empty() && node->pattern.text().back() == '/') {
+                report_warning("-path " + node->pattern.text() +
                                " will not match anything because it ends with /.");
             }
         } else if (name == "-type" || name == "-xtype") {

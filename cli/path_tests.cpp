@@ -1,8 +1,8 @@
 #include "path_tests.hpp"
 
 #include "eval.hpp"
+#include "glob_pattern.hpp"
 
-#include <fnmatch.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,19 +14,16 @@ namespace {
 
 class PathPatternTest final : public Primary {
 public:
-    PathPatternTest(std::string pattern, int flags) : pattern_(std::move(pattern)), flags_(flags) {}
-    bool evaluate(EvalContext& context) override {
-        return ::fnmatch(pattern_.c_str(), context.entry->c_path(), flags_) == 0;
-    }
+    explicit PathPatternTest(GlobPattern pattern) : pattern_(std::move(pattern)) {}
+    bool evaluate(EvalContext& context) override { return pattern_.matches(context.entry->path()); }
 
 private:
-    std::string pattern_;
-    int flags_;
+    GlobPattern pattern_;
 };
 
 class LinkNameTest final : public Primary {
 public:
-    LinkNameTest(std::string pattern, int flags) : pattern_(std::move(pattern)), flags_(flags) {}
+    explicit LinkNameTest(GlobPattern pattern) : pattern_(std::move(pattern)) {}
     bool evaluate(EvalContext& context) override {
         // Under -L a link that resolves is what it points to; only broken
         // links are still links, as in find.
@@ -37,12 +34,11 @@ public:
             report_path_error(context.entry->path(), errno);
             return false;
         }
-        return ::fnmatch(pattern_.c_str(), target_.c_str(), flags_) == 0;
+        return pattern_.matches(target_);
     }
 
 private:
-    std::string pattern_;
-    int flags_;
+    GlobPattern pattern_;
     std::string target_;  // reused: no allocation per link once grown
 };
 
@@ -66,13 +62,13 @@ bool read_link(const char* path, std::string& buffer) {
 
 std::unique_ptr<Primary> parse_path_test(ParseContext& context) {
     const std::string& name = context.name();
-    int flags = name == "-wholename" ? 0 : FNM_CASEFOLD;
-    return std::make_unique<PathPatternTest>(context.take(), flags);
+    bool fold_case = name != "-wholename";
+    return std::make_unique<PathPatternTest>(GlobPattern(context.take(), fold_case));
 }
 
 std::unique_ptr<Primary> parse_lname(ParseContext& context) {
-    int flags = context.name() == "-ilname" ? FNM_CASEFOLD : 0;
-    return std::make_unique<LinkNameTest>(context.take(), flags);
+    bool fold_case = context.name() == "-ilname";
+    return std::make_unique<LinkNameTest>(GlobPattern(context.take(), fold_case));
 }
 
 } // namespace ufind

@@ -2,9 +2,10 @@
 // -iwholename, -lname, -ilname (-name, -iname and -path are plain ExprKinds
 // in eval.cpp).
 //
-//   -iwholename '*/SRC/*' : fnmatch(pattern, entry path, FNM_CASEFOLD)
+//   -iwholename '*/SRC/*' : GlobPattern (fnmatch's meaning) on the entry path,
+//                           case blind
 //   -lname '*.so'         : readlink(entry path) into a reused buffer,
-//                           then fnmatch; false for anything but a link
+//                           then the pattern; false for anything but a link
 #pragma once
 
 #include "parse_context.hpp"

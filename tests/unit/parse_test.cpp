@@ -59,9 +59,9 @@ void append_shape(const Expr& expr, std::string& out) {
         return;
     case ExprKind::test_true: out += "true"; return;
     case ExprKind::test_false: out += "false"; return;
-    case ExprKind::test_name: with_argument("name", expr.pattern); return;
-    case ExprKind::test_iname: with_argument("iname", expr.pattern); return;
-    case ExprKind::test_path: with_argument("path", expr.pattern); return;
+    case ExprKind::test_name: with_argument("name", expr.pattern.text()); return;
+    case ExprKind::test_iname: with_argument("iname", expr.pattern.text()); return;
+    case ExprKind::test_path: with_argument("path", expr.pattern.text()); return;
     case ExprKind::test_type: with_argument("type", std::to_string(expr.type_mask)); return;
     case ExprKind::act_print: out += "print"; return;
     case ExprKind::act_print0: out += "print0"; return;
