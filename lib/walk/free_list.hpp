@@ -26,14 +26,23 @@ void reserve_room(std::vector<T>& vector, std::size_t size) {
     }
 }
 
-template <class T>
+// chunk > 1: objects are created chunk at a time, in one allocation, so
+// small ones carry no allocation header or owning pointer each (for the
+// walk's nodes: 168 bytes each became 120).  The objects of a chunk not yet
+// handed out are default-constructed and never visited.
+template <class T, std::size_t chunk = 1>
 class FreeList {
 public:
     T* take() {
         if (free_.empty()) {
-            reserve_room(free_, all_.size() + 1);
-            all_.push_back(std::make_unique<T>());  // a throw here links nothing in
-            return all_.back().get();
+            if (handed_out_ == chunks_.size() * chunk) {
+                reserve_room(free_, handed_out_ + chunk);
+                reserve_room(chunks_, chunks_.size() + 1);
+                chunks_.push_back(std::make_unique<T[]>(chunk));  // a throw here links nothing in
+            }
+            T* item = &chunks_[handed_out_ / chunk][handed_out_ % chunk];
+            ++handed_out_;
+            return item;
         }
         T* item = free_.back();
         free_.pop_back();
@@ -42,18 +51,19 @@ public:
     void give(T* item) noexcept { free_.push_back(item); }
 
     // Objects ever handed out, free or not.
-    std::size_t count() const { return all_.size(); }
+    std::size_t count() const { return handed_out_; }
 
     // Visits every object ever handed out, free or not.
     template <class Fn>
     void for_each(Fn&& fn) {
-        for (auto& item : all_) {
-            fn(*item);
+        for (std::size_t i = 0; i < handed_out_; ++i) {
+            fn(chunks_[i / chunk][i % chunk]);
         }
     }
 
 private:
-    std::vector<std::unique_ptr<T>> all_;
+    std::vector<std::unique_ptr<T[]>> chunks_;
+    std::size_t handed_out_ = 0;
     std::vector<T*> free_;
 };
 

@@ -744,7 +744,7 @@ void Walker::submit_open(DirNode* node) {
         drop_slot(node);
         throw;
     }
-    node->base = base;
+    node->slot->base = base;
     Request& request = node->slot->request;
     request = Request{};
     request.op = Op::open_dir;
@@ -923,8 +923,7 @@ void Walker::complete(Request* request) {
         submitted_prefix_ = 0;  // it is queued again somewhere in the prefix
         --in_flight_;
         fds_.release();
-        drop_slot(node);
-        unpin_base(node);
+        drop_slot(node);  // and unpins its base
         if (node->discarded) {
             finish_discard(node);
         }
@@ -957,6 +956,7 @@ void Walker::complete(Request* request) {
 }
 
 void Walker::drop_slot(DirNode* node) {
+    unpin_base(node);
     DirSlot* slot = std::exchange(node->slot, nullptr);
     if (look_ahead_) {
         slot->reset_look_ahead();
@@ -967,7 +967,7 @@ void Walker::drop_slot(DirNode* node) {
 
 void Walker::unpin_base(DirNode* node) {
     // The open relative to base is done: base may close now.
-    if (DirNode* base = std::exchange(node->base, nullptr)) {
+    if (DirNode* base = node->slot ? std::exchange(node->slot->base, nullptr) : nullptr) {
         --base->pins;
         release_fd_if_unused(base);
     }
