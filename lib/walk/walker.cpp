@@ -477,7 +477,7 @@ void Walker::descend_or_discard() {
     DirNode* ahead = std::exchange(ahead_claimed_, nullptr);
     bool descend = std::exchange(descend_pending_, false);
     if (descend && rounds_ && entry_.depth < round_min_ &&
-        ((!pruned_.empty() && pruned_.contains(std::string(entry_.path))) ||
+        ((!pruned_.empty() && pruned_.contains(entry_.path)) ||
          walked_whole(entry_.path))) {
         // Pruned by the caller in the round that reported it, or with
         // nothing deeper than the rounds so far.

@@ -231,7 +231,16 @@ private:
     bool round_truncated_ = false;  // a directory at the bound had contents to find
     int depth_limit_ = INT_MAX;   // min(max_depth, round_bound_)
     int report_min_ = 0;          // max(min_depth, round_min_)
-    std::unordered_set<std::string> pruned_;  // for rounds after the one that pruned
+    // Hashes a std::string and a std::string_view alike, so the set is
+    // searched with the entry's path as it is, without a copy of it.
+    struct PathHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view path) const noexcept {
+            return std::hash<std::string_view>{}(path);
+        }
+    };
+    // For rounds after the one that pruned.
+    std::unordered_set<std::string, PathHash, std::equal_to<>> pruned_;
     // Subtrees a round walked whole (no directory at its bound below
     // them): later rounds would find nothing new there and do not walk
     // them again.  Only the topmost are kept, ordered so that recording a
