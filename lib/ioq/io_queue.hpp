@@ -85,6 +85,9 @@ public:
     // The backend that runs the requests (or will, once started).
     BackendKind backend() const { return planned_; }
     bool workers_started() const { return pool_ != nullptr; }
+    // Workers running now: those started with the pool, and those slow
+    // waits added since (never more than max_workers).
+    unsigned workers_running() const { return workers_running_; }
 
     // How the caller's waits went: requests it ran itself instead of
     // waiting, and times it really slept.

@@ -555,6 +555,59 @@ QUEUE_TEST(single_requests_run_inline_until_a_batch_arrives) {
 // Backend choice
 // --------------------------------------------------------------------------
 
+// Elastic workers: a wait for one request that lasts longer than a warm
+// directory takes (here a directory of 3,000 files whose entries are all
+// stat-ed, milliseconds) counts as slow, and every second slow wait adds a
+// worker, up to max_workers and never beyond it; with max_workers 0 the
+// pool keeps the workers it started with.
+static unsigned workers_after_slow_waits(const BackendCase& backend, unsigned max_workers) {
+    skip_unless_usable(backend);
+    test::TempTree tree;
+    tree.many_files("big", 3000);
+    QueueOptions options = options_for(backend, 16);
+    options.max_workers = max_workers;
+    IoQueue queue(options);
+    std::vector<Request*> reaped(2);
+    for (int round = 0; round < 12; ++round) {
+        std::vector<std::unique_ptr<Expected>> items;
+        for (int i = 0; i < 2; ++i) {
+            items.push_back(make_open(tree.path("big"), AT_FDCWD, 0));
+            // Room for all 3,000 entries in one request, each stat-ed.
+            items.back()->buffer = std::make_unique<DirBuffer>(256 * 1024);
+            items.back()->request.buffer = items.back()->buffer.get();
+            items.back()->request.statx_mask = STATX_BASIC_STATS;
+        }
+        finalize(items);
+        Request* batch[] = {&items[0]->request, &items[1]->request};
+        queue.submit(batch);  // two at once: a pool backend starts
+        while (queue.outstanding() > 0) {
+            queue.reap(reaped, true);
+        }
+        for (const auto& item : items) {
+            cr_assert_geq(item->request.result, 0, "%s: open gave %d", backend.label,
+                          item->request.result);
+            cr_assert_eq(names_in(*item->buffer).size(), 3000u, "%s", backend.label);
+            cr_assert_eq(item->buffer->stat_calls(), 3000u, "%s", backend.label);
+            ::close(item->request.result);
+        }
+        cr_assert_leq(queue.workers_running(), std::max(max_workers, backend.workers),
+                      "%s: %u workers, max %u", backend.label, queue.workers_running(), max_workers);
+    }
+    return queue.workers_running();
+}
+
+Test(io_queue_threads_1, slow_waits_add_workers_up_to_the_maximum) {
+    cr_expect_eq(workers_after_slow_waits(threads_1_case, 3), 3u);
+}
+
+Test(io_queue_threads_1, slow_waits_add_no_worker_without_a_maximum) {
+    cr_expect_eq(workers_after_slow_waits(threads_1_case, 0), 1u);
+}
+
+Test(io_queue_uring_2, slow_waits_add_workers_up_to_the_maximum) {
+    cr_expect_eq(workers_after_slow_waits(uring_2_case, 4), 4u);
+}
+
 Test(io_queue, backend_names_parse_and_unknown_means_automatic) {
     cr_expect(ioq::parse_backend_choice("uring") == BackendChoice::uring);
     cr_expect(ioq::parse_backend_choice("io_uring") == BackendChoice::uring);
