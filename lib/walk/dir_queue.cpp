@@ -1,14 +1,78 @@
 #include "dir_queue.hpp"
 
+#include <cassert>
+
 namespace ioq::walk {
 
-void DirQueue::commit() {
+void DirQueue::commit(NodePool& pool) {
+    std::size_t committed = staged_.size();
     if (strategy_ == Strategy::bfs) {
         queue_.insert(queue_.end(), staged_.begin(), staged_.end());
     } else {
         queue_.insert(queue_.end(), staged_.rbegin(), staged_.rend());
     }
     staged_.clear();
+    if (window_ > 0) {
+        compact(pool, committed);
+    }
+}
+
+bool DirQueue::only_queued(const DirNode& node) {
+    // A node just found: nothing but its queue position refers to it.
+    return node.state == DirNode::State::queued && !node.slot && node.fd < 0 &&
+           node.live_children == 0 && node.pending_opens == 0 && node.pins == 0 &&
+           !node.discarded && !node.idle;
+}
+
+void DirQueue::compact(NodePool& pool, std::size_t committed) {
+    // Behind waiting records, everything committed must wait too, or it
+    // would be read before them.
+    std::size_t keep = waiting_.empty() ? 2 * window_ : queue_.size() - committed;
+    if (queue_.size() <= keep) {
+        return;
+    }
+    std::size_t first = keep;
+    // Only plain queued nodes become records (a breadth-first walk submits
+    // nothing beyond its window, so this holds for all; checked anyway).
+    for (std::size_t i = queue_.size(); i > keep; --i) {
+        if (!only_queued(*queue_[i - 1])) {
+            if (!waiting_.empty()) {
+                return;  // cannot move them behind the records: keep all
+            }
+            first = i;
+            break;
+        }
+    }
+    std::size_t name_bytes = 0;
+    for (std::size_t i = first; i < queue_.size(); ++i) {
+        name_bytes += queue_[i]->name.size();
+    }
+    waiting_.reserve(queue_.size() - first, name_bytes);  // the only throw
+    for (std::size_t i = first; i < queue_.size(); ++i) {
+        DirNode* node = queue_[i];
+        waiting_.push({node->parent, node->dev, node->ino, node->depth, node->identity_known,
+                       node->name});
+        pool.give_node(node);
+    }
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(first), queue_.end());
+}
+
+void DirQueue::restore(NodePool& pool) {
+    QueuedDir dir = waiting_.front();
+    DirNode* node = pool.take_node();
+    try {
+        node->name.assign(dir.name);
+        queue_.push_back(node);
+    } catch (...) {
+        pool.give_node(node);
+        throw;
+    }
+    node->parent = dir.parent;
+    node->dev = dir.dev;
+    node->ino = dir.ino;
+    node->depth = dir.depth;
+    node->identity_known = dir.identity_known;
+    waiting_.pop();
 }
 
 DirNode* DirQueue::take(std::size_t i) {

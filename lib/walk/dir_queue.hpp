@@ -11,8 +11,18 @@
 //
 //   BFS  pop <- [ n0 n1 n2 ... ] <- commit(children in order)
 //   DFS  pop <- [ c0 c1 c2 ... ] <- commit(children, c0 ending on top)
+//
+// Breadth-first, only the head of the queue needs to be nodes: the
+// directories beyond twice the read-ahead window wait as compact records
+// (QueuedDirs), their nodes back in the pool, and become nodes again as the
+// head nears them (restore()).  Nodes always come before records:
+//
+//   BFS  pop <- [ n0 ... n(k-1) | record record ... ] <- commit
+//                 peek(i), i < nodes()    waiting
 #pragma once
 
+#include "dir_node.hpp"
+#include "queued_dirs.hpp"
 #include "walk_options.hpp"
 
 #include <cstddef>
@@ -21,19 +31,30 @@
 
 namespace ioq::walk {
 
-struct DirNode;
-
 class DirQueue {
 public:
-    // ids and eds walk each round depth-first.
-    explicit DirQueue(Strategy strategy)
-        : strategy_(strategy == Strategy::bfs ? Strategy::bfs : Strategy::dfs) {}
+    // ids and eds walk each round depth-first.  window: the nodes the walk
+    // looks at from the head (breadth-first; 0 keeps every directory a node).
+    DirQueue(Strategy strategy, std::size_t window)
+        : strategy_(strategy == Strategy::bfs ? Strategy::bfs : Strategy::dfs),
+          window_(strategy_ == Strategy::bfs ? window : 0) {}
 
     void stage(DirNode* node) { staged_.push_back(node); }
-    void commit();
+    // Queues the staged nodes; breadth-first, those that end up beyond twice
+    // the window become records and go back to pool.  May throw
+    // std::bad_alloc, leaving every node staged or queued.
+    void commit(NodePool& pool);
 
-    bool empty() const { return queue_.empty(); }
-    std::size_t size() const { return queue_.size(); }
+    bool empty() const { return queue_.empty() && waiting_.empty(); }
+    std::size_t size() const { return queue_.size() + waiting_.size(); }
+    // How many of size() are nodes: peek(i) and take(i) for i below it.
+    std::size_t nodes() const { return queue_.size(); }
+    // Whether records wait that should be nodes by now (see restore).
+    bool needs_nodes() const { return !waiting_.empty() && queue_.size() < window_; }
+    // Makes the oldest record a node from pool again, at the back of the
+    // nodes.  May throw std::bad_alloc, leaving the record waiting.
+    void restore(NodePool& pool);
+
     DirNode* peek(std::size_t i) const {
         return strategy_ == Strategy::bfs ? queue_[i] : queue_[queue_.size() - 1 - i];
     }
@@ -41,20 +62,17 @@ public:
     // Removes and returns peek(i).
     DirNode* take(std::size_t i);
 
-    // Hands every node back (staged ones too), for a walk that stops early.
-    template <class Fn>
-    void drain(Fn&& fn) {
-        commit();
-        for (DirNode* node : queue_) {
-            fn(node);
-        }
-        queue_.clear();
-    }
-
 private:
+    // Breadth-first: turns the nodes at the back beyond twice the window
+    // into records (all of those committed last when records wait already).
+    void compact(NodePool& pool, std::size_t committed);
+    static bool only_queued(const DirNode& node);
+
     Strategy strategy_;
+    std::size_t window_;
     std::deque<DirNode*> queue_;
     std::vector<DirNode*> staged_;
+    QueuedDirs waiting_;
 };
 
 } // namespace ioq::walk

@@ -76,7 +76,7 @@ void Walker::look_ahead_more() {
             more = look_ahead_below(slot.ahead[i], visits);
         }
     }
-    for (std::size_t i = 0; more && i < dirs_.size(); ++i) {
+    for (std::size_t i = 0; more && i < dirs_.nodes(); ++i) {
         more = look_ahead_below(dirs_.peek(i), visits);
     }
     flush_submissions();

@@ -70,7 +70,8 @@ std::string root_base_name(const std::string& root) {
 } // namespace
 
 Walker::Walker(WalkOptions options)
-    : options_(std::move(options)), queue_(options_.queue), dirs_(options_.strategy) {
+    : options_(std::move(options)), queue_(options_.queue),
+      dirs_(options_.strategy, options_.read_ahead) {
     // Every directory read ahead may hold a descriptor, and so may each one
     // its open is relative to: keep both within the budget, with room for the
     // directory being read.
@@ -524,7 +525,7 @@ void Walker::descend_or_discard() {
         }
     } else {
         dirs_.stage(node);
-        dirs_.commit();
+        dirs_.commit(pool_);
     }
 }
 
@@ -591,6 +592,11 @@ DirNode* Walker::take_next_directory() {
     bool may_skip_head = ((options_.strategy == Strategy::bfs && !options_.strict_order) ||
                          options_.completion_order) &&
                         !options_.sort_names;
+    // The read-ahead window is nodes, not records (see dir_queue.hpp).
+    while (dirs_.needs_nodes()) {
+        reserve_for_node();
+        dirs_.restore(pool_);
+    }
     WaitTimer timer(stats_.wait_ns);
     for (;;) {
         DirNode* head = dirs_.peek(0);
@@ -602,7 +608,7 @@ DirNode* Walker::take_next_directory() {
         if (may_skip_head) {
             // Any ready directory as deep as the head keeps breadth-first's
             // order by depth, and the walk need not wait for one slow open.
-            std::size_t window = std::min(dirs_.size(), options_.read_ahead);
+            std::size_t window = std::min(dirs_.nodes(), options_.read_ahead);
             for (std::size_t i = 1; i < window; ++i) {
                 DirNode* candidate = dirs_.peek(i);
                 if (candidate->depth != head->depth && !options_.completion_order) {
@@ -657,7 +663,7 @@ void Walker::finish_current() {
         }
         discard_unclaimed(node);
     }
-    dirs_.commit();
+    dirs_.commit(pool_);
     drop_slot(node);
     node->consumed = true;
     release_fd_if_unused(node);
@@ -704,7 +710,7 @@ void Walker::submit_read_ahead(DirNode* must_include) {
     // walking the whole window for every directory (1,600 instructions per
     // directory on linux-6.1 before).
     bool bfs = options_.strategy == Strategy::bfs;
-    std::size_t scan = std::min(dirs_.size(), options_.read_ahead);
+    std::size_t scan = std::min(dirs_.nodes(), options_.read_ahead);
     std::size_t first = bfs ? std::max<std::size_t>(1, submitted_prefix_) : 1;
     if (bfs && submitted_prefix_ == 0 && dirs_.peek(0)->state != DirNode::State::queued) {
         submitted_prefix_ = 1;
@@ -1313,6 +1319,7 @@ WalkStats Walker::stats() const {
     WalkStats stats = stats_;
     stats.backend = queue_.backend();
     stats.workers_started = queue_.workers_started();
+    stats.nodes = pool_.node_count();
     stats.ran_here = queue_.ran_here();
     stats.sleeps = queue_.sleeps();
     return stats;

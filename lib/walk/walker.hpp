@@ -80,6 +80,7 @@ struct WalkStats {
     std::uint64_t wait_ns = 0;       // time next() spent waiting for directories
     std::uint64_t reads = 0;         // getdents64 calls
     std::uint64_t read_bytes = 0;    // bytes of directory entries they returned
+    std::uint64_t nodes = 0;         // directory nodes made: the most held at once
     BackendKind backend = BackendKind::inline_calls;
     bool workers_started = false;
 };

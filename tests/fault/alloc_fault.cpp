@@ -341,6 +341,13 @@ std::vector<Config> all_configs() {
         small.post_order = true;
         small.read_ahead = 2;
         configs.push_back(small);
+        // Breadth-first beyond a window of 2: queued directories become
+        // records and nodes again (lib/walk/queued_dirs.hpp).
+        Config compact{"bfs post-order prune read-ahead 2", backend, IOQ_STRATEGY_BFS};
+        compact.post_order = true;
+        compact.prune_p = true;
+        compact.read_ahead = 2;
+        configs.push_back(compact);
         Config any{"bfs completion order", backend, IOQ_STRATEGY_BFS};
         any.completion_order = true;
         configs.push_back(any);

@@ -271,6 +271,44 @@ Test(strategy, bfs_and_ids_report_depths_in_nondecreasing_order) {
     }
 }
 
+Test(strategy, bfs_beyond_its_window_queues_records_and_keeps_order_and_entries) {
+    // With a read-ahead of 2, every directory queued beyond the first 4
+    // waits as a record (lib/walk/queued_dirs.hpp) and becomes a node again
+    // near the head: the same entries, still by depth, in far fewer nodes
+    // than the 120 directories queued at once otherwise.
+    StrategyTree s;
+    std::vector<std::string> want = test::find_records({s.root}, "/");
+    for (const WalkBackend& backend : test::usable_backends()) {
+        for (bool post_order : {false, true}) {
+            for (bool strict : {false, true}) {
+                std::string where = describe(backend, Strategy::bfs, post_order) +
+                                    (strict ? " strict order" : "") + " read-ahead 2";
+                WalkOptions options = test::make_options(backend, {s.root}, Strategy::bfs);
+                options.post_order = post_order;
+                options.strict_order = strict;
+                options.read_ahead = 2;
+                WalkResult result = test::walk(options);
+                expect_clean(result, where);
+                std::vector<std::string> got = test::walk_records(result);
+                cr_expect(got == want, "%s: differs from find: %s", where.c_str(),
+                          test::first_difference(want, got).c_str());
+                for (std::size_t i = 1; !post_order && i < result.entries.size(); ++i) {
+                    cr_assert(result.entries[i - 1].depth <= result.entries[i].depth,
+                              "%s: %s after %s", where.c_str(), result.entries[i].path.c_str(),
+                              result.entries[i - 1].path.c_str());
+                }
+                cr_expect_leq(result.stats.nodes, 60u, "%s: %llu nodes", where.c_str(),
+                              static_cast<unsigned long long>(result.stats.nodes));
+                WalkOptions roomy = options;
+                roomy.read_ahead = 1000;  // no records: the comparison the bound means
+                WalkResult all_nodes = test::walk(roomy);
+                cr_expect_geq(all_nodes.stats.nodes, 120u, "%s: %llu nodes with read-ahead 1000",
+                              where.c_str(), static_cast<unsigned long long>(all_nodes.stats.nodes));
+            }
+        }
+    }
+}
+
 Test(strategy, eds_reports_each_round_deeper_than_the_last) {
     StrategyTree s;
     for (const WalkBackend& backend : test::usable_backends()) {
