@@ -12,8 +12,9 @@
 //   BFS  pop <- [ n0 n1 n2 ... ] <- commit(children in order)
 //   DFS  pop <- [ c0 c1 c2 ... ] <- commit(children, c0 ending on top)
 //
-// Breadth-first, only the head of the queue needs to be nodes: the
-// directories beyond twice the read-ahead window wait as compact records
+// Breadth-first, only the head of the queue needs to be nodes: once more
+// than 16 read-ahead windows are queued, the directories beyond them wait
+// as compact records
 // (QueuedDirs), their nodes back in the pool, and become nodes again as the
 // head nears them (restore()).  Nodes always come before records:
 //
@@ -33,6 +34,7 @@ namespace ioq::walk {
 
 class DirQueue {
 public:
+
     // ids and eds walk each round depth-first.  window: the nodes the walk
     // looks at from the head (breadth-first; 0 keeps every directory a node).
     DirQueue(Strategy strategy, std::size_t window)
@@ -40,8 +42,8 @@ public:
           window_(strategy_ == Strategy::bfs ? window : 0) {}
 
     void stage(DirNode* node) { staged_.push_back(node); }
-    // Queues the staged nodes; breadth-first, those that end up beyond twice
-    // the window become records and go back to pool.  May throw
+    // Queues the staged nodes; breadth-first, those beyond 16 windows (and
+    // all, once records wait) become records and go back to pool.  May throw
     // std::bad_alloc, leaving every node staged or queued.
     void commit(NodePool& pool);
 
@@ -63,8 +65,8 @@ public:
     DirNode* take(std::size_t i);
 
 private:
-    // Breadth-first: turns the nodes at the back beyond twice the window
-    // into records (all of those committed last when records wait already).
+    // Breadth-first: turns the nodes at the back beyond 16 windows into
+    // records (all of those committed last when records wait already).
     void compact(NodePool& pool, std::size_t committed);
     static bool only_queued(const DirNode& node);
 
