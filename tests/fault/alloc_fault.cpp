@@ -341,8 +341,8 @@ std::vector<Config> all_configs() {
         small.post_order = true;
         small.read_ahead = 2;
         configs.push_back(small);
-        // Breadth-first beyond a window of 2: queued directories become
-        // records and nodes again (lib/walk/queued_dirs.hpp).
+        // Breadth-first with a window of 2: directories queued beyond 32
+        // become records and nodes again (lib/walk/queued_dirs.hpp).
         Config compact{"bfs post-order prune read-ahead 2", backend, IOQ_STRATEGY_BFS};
         compact.post_order = true;
         compact.prune_p = true;
