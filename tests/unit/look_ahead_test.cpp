@@ -157,7 +157,7 @@ Test(look_ahead, pruned_directories_are_read_ahead_but_never_reported) {
     // entries come, and reports nothing below them.  ids and eds report a
     // directory first in the round whose bound it lies at, where it is not
     // descended into, and a later round neither descends into nor opens
-    // ahead what was pruned: they read exactly as much either way.
+    // ahead what was pruned: they read as much either way (to a read or two).
     LookTree t;
     auto prune_second = [](const Seen& seen) {
         return seen.depth == 2 && seen.type == EntryType::directory;
@@ -175,8 +175,14 @@ Test(look_ahead, pruned_directories_are_read_ahead_but_never_reported) {
                 cr_expect(seen.depth <= 2, "%s: %s reported below a pruned directory",
                           where.c_str(), seen.path.c_str());
             }
-            bool more = strategy == Strategy::dfs ? ahead.stats.reads > plain.stats.reads
-                                                  : ahead.stats.reads == plain.stats.reads;
+            // ids and eds: opening the 157 pruned directories ahead would
+            // add a read each.  The counts may still differ by a read: once,
+            // under load, ids made 26 looking ahead and 27 without (which
+            // round walks a subtree again depends on when it was recorded
+            // finished, and so on when its last descriptor was released).
+            bool more = strategy == Strategy::dfs
+                            ? ahead.stats.reads > plain.stats.reads
+                            : ahead.stats.reads <= plain.stats.reads + 2;
             cr_expect(more, "%s: %llu getdents64 calls looking ahead, %llu without",
                       where.c_str(), static_cast<unsigned long long>(ahead.stats.reads),
                       static_cast<unsigned long long>(plain.stats.reads));
