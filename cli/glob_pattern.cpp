@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <clocale>
 #include <cstdlib>
 #include <cstring>
 #include <cwctype>
@@ -45,6 +46,25 @@ bool locale_folds_ascii_as_ascii() {
     return true;
 }
 
+// Whether a range in a set ([a-f]) covers the bytes between its ends, as
+// fnmatch sees it: in the C locales, where collation is code point order.
+bool collation_is_code_point_order() {
+    const char* collate = std::setlocale(LC_COLLATE, nullptr);
+    if (!collate) {
+        return false;
+    }
+    for (const char* name : {"C", "POSIX", "C.UTF-8", "C.utf8"}) {
+        if (std::strcmp(collate, name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void add_byte(std::uint64_t& low, std::uint64_t& high, unsigned byte) {
+    (byte < 64 ? low : high) |= std::uint64_t{1} << (byte % 64);
+}
+
 bool equal_bytes(std::string_view subject, std::string_view literal, bool fold_case) {
     if (!fold_case) {
         return subject == literal;
@@ -77,7 +97,16 @@ GlobPattern::GlobPattern(std::string text, bool fold_case)
     for (std::size_t i = 0; i < text_.size(); ++i) {
         char c = text_[i];
         if (c == '?' || c == '[') {
-            return;  // fnmatch decides
+            literals_.clear();
+            has_star_ = false;
+            compares_ascii_ = !fold_case && is_ascii(text_) && locale_allows_byte_matching() &&
+                              parse_tokens();
+            if (!compares_ascii_) {
+                tokens_.clear();  // fnmatch decides
+                token_runs_.clear();
+                has_star_ = false;
+            }
+            return;
         }
         if (c == '*') {
             literals_.push_back(std::move(literal));
@@ -107,6 +136,9 @@ bool GlobPattern::matches(std::string_view subject) const {
     if (compares_bytes_ && (!fold_case_ || is_ascii(subject))) {
         return matches_literals(subject);
     }
+    if (compares_ascii_ && is_ascii(subject)) {
+        return matches_tokens(subject);
+    }
     return ::fnmatch(text_.c_str(), subject.data(), fold_case_ ? FNM_CASEFOLD : 0) == 0;
 }
 
@@ -129,6 +161,169 @@ bool GlobPattern::matches_literals(std::string_view subject) const {
             return false;
         }
         between.remove_prefix(at + literals_[i].size());
+    }
+    return true;
+}
+
+bool GlobPattern::Token::accepts(char c) const {
+    switch (kind) {
+    case Kind::byte: return c == byte;
+    case Kind::any: return true;
+    case Kind::set: {
+        auto b = static_cast<unsigned char>(c);
+        return ((b < 64 ? low : high) >> (b % 64)) & 1u;
+    }
+    }
+    return false;
+}
+
+bool GlobPattern::parse_tokens() {
+    // Like the literals: fixed-length runs of tokens between the stars.
+    std::size_t run_start = 0;
+    for (std::size_t at = 0; at < text_.size();) {
+        char c = text_[at];
+        Token token{Token::Kind::byte};
+        if (c == '*') {
+            token_runs_.push_back({run_start, tokens_.size()});
+            run_start = tokens_.size();
+            has_star_ = true;
+            ++at;
+            continue;
+        }
+        if (c == '?') {
+            token.kind = Token::Kind::any;
+            ++at;
+        } else if (c == '[') {
+            token.kind = Token::Kind::set;
+            if (!parse_set(at, token)) {
+                return false;
+            }
+        } else {
+            if (c == '\\') {
+                if (++at == text_.size()) {
+                    return false;
+                }
+                c = text_[at];
+            }
+            token.byte = c;
+            ++at;
+        }
+        tokens_.push_back(token);
+    }
+    token_runs_.push_back({run_start, tokens_.size()});
+    return true;
+}
+
+// A set from the '[' at `at` to its ']', as glibc's fnmatch reads one
+// without flags: '!' or '^' first negates, a ']' first is a member, a '-'
+// first or last is one, a backslash escapes.  false for what fnmatch
+// should read itself: [=a=], [.a.], an unknown class, a range outside the
+// C locales or backwards, and no closing ']' (then '[' is literal).
+bool GlobPattern::parse_set(std::size_t& at, Token& set) const {
+    const std::string& p = text_;
+    std::size_t i = at + 1;
+    bool negate = i < p.size() && (p[i] == '!' || p[i] == '^');
+    if (negate) {
+        ++i;
+    }
+    std::uint64_t low = 0;
+    std::uint64_t high = 0;
+    for (bool first = true;; first = false) {
+        if (i >= p.size()) {
+            return false;
+        }
+        char c = p[i];
+        if (c == ']' && !first) {
+            ++i;
+            break;
+        }
+        if (c == '[' && i + 1 < p.size() && (p[i + 1] == '=' || p[i + 1] == '.')) {
+            return false;
+        }
+        if (c == '[' && i + 1 < p.size() && p[i + 1] == ':') {
+            std::size_t end = p.find(":]", i + 2);
+            if (end == std::string::npos) {
+                return false;
+            }
+            std::wctype_t type = std::wctype(p.substr(i + 2, end - i - 2).c_str());
+            if (type == 0) {
+                return false;
+            }
+            for (unsigned b = 1; b < 128; ++b) {
+                if (std::iswctype(static_cast<wint_t>(b), type)) {
+                    add_byte(low, high, b);
+                }
+            }
+            i = end + 2;
+            continue;
+        }
+        if (c == '\\') {
+            if (++i >= p.size()) {
+                return false;
+            }
+            c = p[i];
+        }
+        ++i;
+        if (i + 1 < p.size() && p[i] == '-' && p[i + 1] != ']') {
+            std::size_t last_at = i + 1;
+            if (p[last_at] == '\\' && ++last_at >= p.size()) {
+                return false;
+            }
+            char last = p[last_at];
+            if (p[last_at] == '[' || !collation_is_code_point_order() || last < c) {
+                return false;
+            }
+            for (auto b = static_cast<unsigned>(c); b <= static_cast<unsigned>(last); ++b) {
+                add_byte(low, high, b);
+            }
+            i = last_at + 1;
+            continue;
+        }
+        add_byte(low, high, static_cast<unsigned char>(c));
+    }
+    if (negate) {
+        low = ~low;
+        high = ~high;
+    }
+    set.low = low;
+    set.high = high;
+    at = i;
+    return true;
+}
+
+bool GlobPattern::run_matches(TokenRun run, std::string_view bytes) const {
+    for (std::size_t i = 0; i < run.size(); ++i) {
+        if (!tokens_[run.begin + i].accepts(bytes[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool GlobPattern::matches_tokens(std::string_view subject) const {
+    // Each token takes one byte of an ASCII name, so this is the literals'
+    // algorithm (matches_literals) with a test per byte.
+    TokenRun prefix = token_runs_.front();
+    TokenRun suffix = token_runs_.back();
+    if (!has_star_) {
+        return subject.size() == prefix.size() && run_matches(prefix, subject);
+    }
+    if (subject.size() < prefix.size() + suffix.size() || !run_matches(prefix, subject) ||
+        !run_matches(suffix, subject.substr(subject.size() - suffix.size()))) {
+        return false;
+    }
+    std::string_view between =
+        subject.substr(prefix.size(), subject.size() - prefix.size() - suffix.size());
+    for (std::size_t r = 1; r + 1 < token_runs_.size(); ++r) {
+        TokenRun run = token_runs_[r];
+        std::size_t at = 0;
+        while (at + run.size() <= between.size() && !run_matches(run, between.substr(at))) {
+            ++at;
+        }
+        if (at + run.size() > between.size()) {
+            return false;
+        }
+        between.remove_prefix(at + run.size());
     }
     return true;
 }

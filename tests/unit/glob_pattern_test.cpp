@@ -49,7 +49,10 @@ const std::vector<std::string> name_pieces = {
 };
 const std::vector<std::string> pattern_pieces = {
     "a", "b", "k", "A", "K", ".", "c", "/", "\xc3\xa9", "\xc3", "\xa9", "\xff",
-    "*", "*", "*", "\\*", "\\a", "?", "[ab]", "\\",
+    "*", "*", "*", "\\*", "\\a", "?", "?", "[ab]", "\\",
+    "[!a]", "[^b.]", "[a-c]", "[]a]", "[!]]", "[[:upper:]]", "[[:digit:]k]", "[a-]",
+    "[-b]", "[", "]", "[\\]a]", "[z-a]", "[[:nope:]]", "[[=a=]]", "[a\\-c]", "[[]",
+    "[[:alpha:]-z]", "[!/]",
 };
 
 std::string random_text(Random& random, const std::vector<std::string>& pieces,
@@ -77,13 +80,16 @@ void agree_with_fnmatch_on_chosen_pairs(const char* locale) {
     const std::vector<std::string> patterns = {
         "", "*", "**", "Makefile", "*.c", "*.C", "lib*", "*fs*", "a*b*c", "*a*a*", "a*a",
         "\\*.c", "a\\*", "\\a\\b", "*/test/*", "caf\xc3\xa9", "*\xc3\xa9", "*\xa9", "\xc3*",
-        "KCONFIG", "kconfig*", "ab\\", "?akefile", "[Mm]akefile",
+        "KCONFIG", "kconfig*", "ab\\", "?akefile", "[Mm]akefile", "*.[ch]", "*.[!ch]",
+        "[!.]*", "file[[:digit:]]", "[a-c]*", "??", "*?", "?*?", "[]x]*", "[unclosed",
+        "*[[:upper:]]*", "\\[a\\]", "*\\?",
     };
     const std::vector<std::string> subjects = {
         "", "a", "aa", "aba", "abc", "aXbYc", "acb", "Makefile", "makefile", "MAKEFILE",
         "main.c", "main.C", ".c", "c", "libfoo", "lib", "procfs", "fs", "*.c", "a*", "ab",
         "ab\\", "src/test/x", "test/x", "caf\xc3\xa9", "CAF\xc3\xa9", "\xc3\xa9", "\xa9", "\xc3",
-        "a\xff" "b.c", "Kconfig", "\xe2\x84\xaa" "config",
+        "a\xff" "b.c", "Kconfig", "\xe2\x84\xaa" "config", "main.h", "main.o", "file7",
+        "file", "[a]", "[unclosed", "]x", "x?", "\xc3\xa9.c",
     };
     for (const std::string& pattern : patterns) {
         for (const std::string& subject : subjects) {
@@ -112,8 +118,8 @@ Test(glob_pattern, agrees_with_fnmatch_in_the_c_locale_on_random_names) {
 }
 
 // The speed comes from not calling fnmatch: literals and stars compare
-// bytes; what only fnmatch knows (one character, sets, folding beyond
-// ASCII) goes to it.
+// bytes, and so do '?' and sets on ASCII names; what only fnmatch knows
+// (folding beyond ASCII, case-blind sets, [=a=]) goes to it.
 Test(glob_pattern, literals_and_stars_compare_bytes) {
     cr_assert_not_null(std::setlocale(LC_ALL, "C.UTF-8"));
     for (const char* text : {"procfs-i8k", "*.c", "lib*", "*fs*", "a*b*c", "\\*x", "caf\xc3\xa9"}) {
@@ -123,6 +129,14 @@ Test(glob_pattern, literals_and_stars_compare_bytes) {
     for (const char* text : {"?akefile", "[Mm]akefile", "ab\\"}) {
         cr_expect(!GlobPattern(text, false).compares_bytes(), "`%s'", text);
     }
+    // One character and sets: byte by byte for ASCII names.
+    for (const char* text : {"?akefile", "[Mm]akefile", "*.[ch]", "[!.]*", "f[[:digit:]]"}) {
+        cr_expect(GlobPattern(text, false).compares_ascii_names(), "`%s'", text);
+    }
+    for (const char* text : {"[unclosed", "[[=a=]]", "caf\xc3\xa9?"}) {
+        cr_expect(!GlobPattern(text, false).compares_ascii_names(), "`%s'", text);
+    }
+    cr_expect(!GlobPattern("*.[ch]", true).compares_ascii_names());
     // Case folding of a non-ASCII pattern is the locale's business.
     cr_expect(!GlobPattern("caf\xc3\xa9", true).compares_bytes());
 }
