@@ -89,6 +89,37 @@ std::size_t find_bytes(std::string_view subject, std::string_view literal, bool 
     return std::string_view::npos;
 }
 
+// The shape both byte matchers share: runs of fixed length between the
+// stars.  Without a star the one run is the whole subject; with stars the
+// first run is a prefix, the last a suffix, and each run between is found
+// leftmost in what is left (leftmost leaves the most room for the runs
+// after it).  equal(run, bytes): whether run matches bytes, of its length;
+// find(run, text): the offset of its first match in text, or npos.
+template <class Runs, class Equal, class Find>
+bool match_runs(std::string_view subject, const Runs& runs, bool has_star, Equal equal,
+                Find find) {
+    const auto& prefix = runs.front();
+    if (!has_star) {
+        return subject.size() == prefix.size() && equal(prefix, subject);
+    }
+    const auto& suffix = runs.back();
+    if (subject.size() < prefix.size() + suffix.size() ||
+        !equal(prefix, subject.substr(0, prefix.size())) ||
+        !equal(suffix, subject.substr(subject.size() - suffix.size()))) {
+        return false;
+    }
+    std::string_view between =
+        subject.substr(prefix.size(), subject.size() - prefix.size() - suffix.size());
+    for (std::size_t i = 1; i + 1 < runs.size(); ++i) {
+        std::size_t at = find(runs[i], between);
+        if (at == std::string_view::npos) {
+            return false;
+        }
+        between.remove_prefix(at + runs[i].size());
+    }
+    return true;
+}
+
 } // namespace
 
 GlobPattern::GlobPattern(std::string text, bool fold_case)
@@ -134,35 +165,30 @@ GlobPattern::GlobPattern(std::string text, bool fold_case)
 
 bool GlobPattern::matches(std::string_view subject) const {
     if (compares_bytes_ && (!fold_case_ || is_ascii(subject))) {
-        return matches_literals(subject);
+        return match_runs(
+            subject, literals_, has_star_,
+            [this](const std::string& literal, std::string_view bytes) {
+                return equal_bytes(bytes, literal, fold_case_);
+            },
+            [this](const std::string& literal, std::string_view text) {
+                return find_bytes(text, literal, fold_case_);
+            });
     }
     if (compares_ascii_ && is_ascii(subject)) {
-        return matches_tokens(subject);
+        // Each token takes one byte of an ASCII name.
+        return match_runs(
+            subject, token_runs_, has_star_,
+            [this](TokenRun run, std::string_view bytes) { return run_matches(run, bytes); },
+            [this](TokenRun run, std::string_view text) {
+                for (std::size_t at = 0; at + run.size() <= text.size(); ++at) {
+                    if (run_matches(run, text.substr(at))) {
+                        return at;
+                    }
+                }
+                return std::string_view::npos;
+            });
     }
     return ::fnmatch(text_.c_str(), subject.data(), fold_case_ ? FNM_CASEFOLD : 0) == 0;
-}
-
-bool GlobPattern::matches_literals(std::string_view subject) const {
-    if (!has_star_) {
-        return equal_bytes(subject, literals_.front(), fold_case_);
-    }
-    const std::string& prefix = literals_.front();
-    const std::string& suffix = literals_.back();
-    if (subject.size() < prefix.size() + suffix.size() ||
-        !equal_bytes(subject.substr(0, prefix.size()), prefix, fold_case_) ||
-        !equal_bytes(subject.substr(subject.size() - suffix.size()), suffix, fold_case_)) {
-        return false;
-    }
-    std::string_view between =
-        subject.substr(prefix.size(), subject.size() - prefix.size() - suffix.size());
-    for (std::size_t i = 1; i + 1 < literals_.size(); ++i) {
-        std::size_t at = find_bytes(between, literals_[i], fold_case_);
-        if (at == std::string_view::npos) {
-            return false;
-        }
-        between.remove_prefix(at + literals_[i].size());
-    }
-    return true;
 }
 
 bool GlobPattern::Token::accepts(char c) const {
@@ -296,34 +322,6 @@ bool GlobPattern::run_matches(TokenRun run, std::string_view bytes) const {
         if (!tokens_[run.begin + i].accepts(bytes[i])) {
             return false;
         }
-    }
-    return true;
-}
-
-bool GlobPattern::matches_tokens(std::string_view subject) const {
-    // Each token takes one byte of an ASCII name, so this is the literals'
-    // algorithm (matches_literals) with a test per byte.
-    TokenRun prefix = token_runs_.front();
-    TokenRun suffix = token_runs_.back();
-    if (!has_star_) {
-        return subject.size() == prefix.size() && run_matches(prefix, subject);
-    }
-    if (subject.size() < prefix.size() + suffix.size() || !run_matches(prefix, subject) ||
-        !run_matches(suffix, subject.substr(subject.size() - suffix.size()))) {
-        return false;
-    }
-    std::string_view between =
-        subject.substr(prefix.size(), subject.size() - prefix.size() - suffix.size());
-    for (std::size_t r = 1; r + 1 < token_runs_.size(); ++r) {
-        TokenRun run = token_runs_[r];
-        std::size_t at = 0;
-        while (at + run.size() <= between.size() && !run_matches(run, between.substr(at))) {
-            ++at;
-        }
-        if (at + run.size() > between.size()) {
-            return false;
-        }
-        between.remove_prefix(at + run.size());
     }
     return true;
 }

@@ -69,15 +69,14 @@ private:
         bool accepts(char c) const;
     };
 
-    bool matches_literals(std::string_view subject) const;
     // tokens_[begin, end): the tokens between two stars.
     struct TokenRun {
         std::size_t begin;
         std::size_t end;
         std::size_t size() const { return end - begin; }
     };
+    // Whether run matches the first run.size() bytes.
     bool run_matches(TokenRun run, std::string_view bytes) const;
-    bool matches_tokens(std::string_view subject) const;
     bool parse_tokens();
     bool parse_set(std::size_t& at, Token& set) const;
 
