@@ -12,9 +12,10 @@ constexpr std::size_t chunk_size = 64 * 1024;
 
 } // namespace
 
-std::size_t QueuedDirs::record_size(std::size_t name_size) {
+std::size_t QueuedDirs::record_size(std::size_t name_size, bool identity_known) {
+    std::size_t dev_size = identity_known ? sizeof(std::uint64_t) : 0;
     // Rounded up so that the next header is aligned for its pointer.
-    return (sizeof(Header) + name_size + 7) & ~std::size_t{7};
+    return (sizeof(Header) + dev_size + name_size + 7) & ~std::size_t{7};
 }
 
 void QueuedDirs::add_chunk(std::size_t at_least) {
@@ -31,7 +32,7 @@ void QueuedDirs::add_chunk(std::size_t at_least) {
 }
 
 void QueuedDirs::reserve(std::size_t records, std::size_t name_bytes) {
-    std::size_t bytes = records * record_size(0) + name_bytes + 7 * records;
+    std::size_t bytes = records * record_size(0, true) + name_bytes + 7 * records;
     if (!chunks_.empty()) {
         const Chunk& last = chunks_.back();
         if (last.capacity - last.used >= bytes) {
@@ -42,7 +43,7 @@ void QueuedDirs::reserve(std::size_t records, std::size_t name_bytes) {
 }
 
 void QueuedDirs::push(const QueuedDir& dir) {
-    std::size_t size = record_size(dir.name.size());
+    std::size_t size = record_size(dir.name.size(), dir.identity_known);
     // Records go into the first chunk from the tail on with room; chunks
     // after it are empty ones reserve() added.
     while (tail_ < chunks_.size() && chunks_[tail_].capacity - chunks_[tail_].used < size) {
@@ -52,10 +53,16 @@ void QueuedDirs::push(const QueuedDir& dir) {
         add_chunk(size);
     }
     Chunk& chunk = chunks_[tail_];
-    Header header{dir.parent, dir.dev, dir.ino, dir.depth,
-                  static_cast<std::uint32_t>(dir.name.size()), dir.identity_known};
-    std::memcpy(chunk.bytes.get() + chunk.used, &header, sizeof header);
-    std::memcpy(chunk.bytes.get() + chunk.used + sizeof header, dir.name.data(), dir.name.size());
+    std::byte* record = chunk.bytes.get() + chunk.used;
+    Header header{dir.parent, dir.ino, dir.depth, static_cast<std::uint32_t>(dir.name.size()),
+                  dir.identity_known};
+    std::memcpy(record, &header, sizeof header);
+    record += sizeof header;
+    if (dir.identity_known) {
+        std::memcpy(record, &dir.dev, sizeof dir.dev);
+        record += sizeof dir.dev;
+    }
+    std::memcpy(record, dir.name.data(), dir.name.size());
     chunk.used += size;
     ++count_;
 }
@@ -64,14 +71,17 @@ QueuedDir QueuedDirs::front() const {
     const std::byte* record = chunks_.front().bytes.get() + head_;
     Header header;
     std::memcpy(&header, record, sizeof header);
+    record += sizeof header;
     QueuedDir dir;
     dir.parent = header.parent;
-    dir.dev = header.dev;
     dir.ino = header.ino;
     dir.depth = header.depth;
     dir.identity_known = header.identity_known;
-    dir.name = std::string_view(reinterpret_cast<const char*>(record + sizeof header),
-                                header.name_size);
+    if (dir.identity_known) {
+        std::memcpy(&dir.dev, record, sizeof dir.dev);
+        record += sizeof dir.dev;
+    }
+    dir.name = std::string_view(reinterpret_cast<const char*>(record), header.name_size);
     return dir;
 }
 
@@ -79,7 +89,7 @@ void QueuedDirs::pop() noexcept {
     Chunk& front = chunks_.front();
     Header header;
     std::memcpy(&header, front.bytes.get() + head_, sizeof header);
-    head_ += record_size(header.name_size);
+    head_ += record_size(header.name_size, header.identity_known);
     --count_;
     if (head_ < front.used) {
         return;

@@ -1,8 +1,9 @@
 // Unit tests of QueuedDirs (lib/walk/queued_dirs.hpp), the FIFO of compact
 // records a breadth-first walk keeps its far queue in: every record comes
-// back once, in order, with every field as pushed, whatever the mix of
-// pushes and pops, chunk boundaries and names longer than a chunk.  The
-// oracle is a std::deque of the same records.
+// back once, in order, with every field as pushed (dev when the identity
+// is known), whatever the mix of pushes and pops, chunk boundaries and
+// names longer than a chunk.  The oracle is a std::deque of the same
+// records.
 #include "walk/queued_dirs.hpp"
 
 #include <criterion/criterion.h>
@@ -51,7 +52,9 @@ void pop_and_compare(QueuedDirs& fifo, std::deque<Model>& model) {
     QueuedDir got = fifo.front();
     const Model& want = model.front();
     cr_assert_eq(reinterpret_cast<std::uintptr_t>(got.parent), want.parent);
-    cr_assert_eq(got.dev, want.dev);
+    if (want.identity_known) {
+        cr_assert_eq(got.dev, want.dev);  // kept only for a known identity
+    }
     cr_assert_eq(got.ino, want.ino);
     cr_assert_eq(got.depth, want.depth);
     cr_assert_eq(got.identity_known, want.identity_known);
