@@ -1,7 +1,6 @@
 #include "dir_buffer.hpp"
 
 #include <dirent.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -19,12 +18,26 @@ using dirent_layout::name_offset;
 // The largest record: header, a 255-byte name, its NUL, rounded up to 8.
 constexpr std::size_t max_record = (name_offset + 256 + 7) & ~std::size_t{7};
 
+// No destructor, so no allocation when a thread first uses it.
+thread_local constinit ReadArea* lent_area = nullptr;
+
 } // namespace
 
+ReadAreaLoan::ReadAreaLoan(ReadArea& area) noexcept : previous_(lent_area) {
+    lent_area = &area;
+}
+
+ReadAreaLoan::~ReadAreaLoan() {
+    lent_area = previous_;
+}
+
 // A buffer that cannot take one whole record would never reach the end.
+// The small block is allocated here, by the thread that makes the buffer
+// (the walk's), rather than by the first worker to fill it: workers'
+// allocations land in their own malloc arenas, each one more to keep pages
+// resident in.
 DirBuffer::DirBuffer(std::size_t capacity)
-    : bytes_(new std::byte[std::max(capacity, max_record)]),
-      capacity_(std::max(capacity, max_record)) {}
+    : capacity_(std::max(capacity, max_record)), small_(new std::byte[small_limit]) {}
 
 void DirBuffer::clear() noexcept {
     size_ = 0;
@@ -37,18 +50,20 @@ void DirBuffer::clear() noexcept {
 void DirBuffer::stat_entries(int fd, unsigned mask, int flags) noexcept {
     stat_count_ = 0;
     stat_mask_ = mask;
-    DirentCursor cursor(*this);
+    std::size_t count = 0;
     RawDirent dirent;
-    while (cursor.next(dirent)) {
-        if (stat_count_ == stats_.size()) {
-            // The results vector grows until it fits the largest buffer and
-            // is reused after that, so this runs a few times per walk.
-            try {
-                stats_.resize(stats_.size() + 64);
-            } catch (const std::bad_alloc&) {
-                return;  // the entries not reached get their statx on request
-            }
+    for (DirentCursor cursor(*this); cursor.next(dirent);) {
+        ++count;
+    }
+    if (stats_.size() < count) {
+        try {
+            stats_.resize(count);  // once, to this batch's size
+        } catch (const std::bad_alloc&) {
+            count = stats_.size();  // the entries beyond get their statx on request
         }
+    }
+    DirentCursor cursor(*this);
+    while (stat_count_ < count && cursor.next(dirent)) {
         EntryStat& entry = stats_[stat_count_];
         // The name is NUL-terminated in the record, so it can be passed as is.
         entry.error = ::statx(fd, dirent.name.data(), flags, mask, &entry.buf) < 0 ? errno : 0;
@@ -56,46 +71,81 @@ void DirBuffer::stat_entries(int fd, unsigned mask, int flags) noexcept {
     }
 }
 
+bool DirBuffer::make_room(ReadArea& area) const noexcept {
+    if (area.capacity < capacity_) {
+        area.bytes.reset(new (std::nothrow) std::byte[capacity_]);
+        area.capacity = area.bytes ? capacity_ : 0;
+    }
+    return area.capacity != 0;
+}
+
+void DirBuffer::keep_entries(ReadArea& area) noexcept {
+    std::byte* block = size_ <= small_limit ? small_.get() : nullptr;
+    if (!block && size_ < area.capacity / 2) {
+        large_.reset(new (std::nothrow) std::byte[size_]);
+        block = large_.get();  // null without memory: then the area is taken
+    }
+    if (!block) {
+        // Mostly used, or no memory for a block: the area itself.
+        large_ = std::move(area.bytes);
+        large_capacity_ = area.capacity;
+        area.capacity = 0;
+        return;
+    }
+    std::memcpy(block, data_, size_);
+    data_ = block;
+}
+
 void DirBuffer::fill(int fd) noexcept {
     clear();
-    while (capacity_ - size_ >= max_record) {
-        long got = ::syscall(SYS_getdents64, fd, bytes_.get() + size_, capacity_ - size_);
+    ReadArea own_area;         // for a thread that has none lent
+    ReadArea* area = nullptr;  // what the batch is read into, unless large_ or small_
+    std::size_t room = capacity_;
+    if (large_capacity_ >= capacity_) {
+        data_ = large_.get();  // a large directory goes on in the area it took
+    } else {
+        large_.reset();
+        large_capacity_ = 0;
+        area = lent_area ? lent_area : &own_area;
+        if (make_room(*area)) {
+            data_ = area->bytes.get();
+        } else {
+            // No memory for an area: smaller batches, straight into the
+            // small block, rather than an error the walk would report.
+            area = nullptr;
+            data_ = small_.get();
+            room = std::min(capacity_, small_limit);
+        }
+    }
+    while (room - size_ >= max_record) {
+        long got = ::syscall(SYS_getdents64, fd, data_ + size_, room - size_);
         ++read_calls_;
         if (got < 0) {
             if (errno == EINTR) {
                 continue;
             }
             error_ = errno;
-            return;
+            break;
         }
         if (got == 0) {
             at_end_ = true;
-            return;
+            break;
         }
         size_ += static_cast<std::size_t>(got);
-        touched_ = std::max(touched_, size_);
+    }
+    if (area) {
+        keep_entries(*area);
     }
 }
 
 void DirBuffer::trim() noexcept {
-    // Pages whole inside the buffer past the first trim_keep bytes: the rest
-    // of the allocation belongs to malloc, and the head is what small
-    // directories use again at once.  4 KiB rather than 8: 0.4 MiB less
-    // resident on the 1M-entry corpus (128 buffers in flight) for 3 more
-    // madvise calls on linux-6.1 (18 against 15).
-    constexpr std::size_t trim_keep = 4 * 1024;
-    if (touched_ <= trim_keep) {
-        return;
+    clear();
+    if (stats_.size() > stats_kept) {
+        stats_ = std::vector<EntryStat>();
     }
-    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    auto start = reinterpret_cast<std::uintptr_t>(bytes_.get()) + trim_keep;
-    auto end = reinterpret_cast<std::uintptr_t>(bytes_.get()) + touched_;
-    start = (start + page - 1) & ~(page - 1);
-    end &= ~(page - 1);
-    if (end > start) {
-        ::madvise(reinterpret_cast<void*>(start), end - start, MADV_DONTNEED);
-    }
-    touched_ = trim_keep;
+    data_ = nullptr;
+    large_.reset();
+    large_capacity_ = 0;
 }
 
 bool DirBuffer::may_hold_directories(bool links_too) const {

@@ -5,11 +5,23 @@
 // walk loop then reads entries straight out of the kernel's record format with a
 // DirentCursor: no copy, no allocation per entry.
 //
-//   bytes: [ linux_dirent64 | linux_dirent64 | ... ]  size bytes used of capacity
+//   bytes: [ linux_dirent64 | linux_dirent64 | ... ]  size bytes
 //
-// fill() keeps calling getdents64 while a whole further record could still fit,
-// so that a small directory is read to its end (getdents64 returning 0) in the
-// same trip; at_end then tells the walk no further read is needed.
+// fill() keeps calling getdents64 while a whole further record could still fit
+// in capacity bytes, so that a small directory is read to its end (getdents64
+// returning 0) in the same trip; at_end then tells the walk no further read is
+// needed.
+//
+// Where the bytes live: getdents64 writes into the read area lent to the
+// filling thread (ReadAreaLoan).  A batch of up to small_limit bytes (most
+// directories) is copied into the buffer's own small block, a larger one
+// into a block of its size, and one that fills half the area or more takes
+// the area with it (the thread's next fill gets a new one).  A walk keeps a
+// hundred or more buffers in flight, and when each owned a capacity-sized
+// block, each kept resident every page the largest directory it ever held
+// had touched: 2.3 MiB at the peak of the 1M-entry corpus.  Giving pages
+// back with madvise instead cost a TLB flush of every core running a worker
+// for each large directory (a 1M-entry walk 2-8% slower).
 #pragma once
 
 #include <sys/stat.h>
@@ -23,24 +35,52 @@
 
 namespace ioq {
 
+// The memory getdents64 writes into before a batch is kept: one per thread
+// that fills buffers, owned by whoever runs requests on that thread (a
+// worker, or the IoQueue for the calls it makes on its caller's), and lent
+// to DirBuffer::fill for as long as a ReadAreaLoan lives.  A thread with
+// none lent fills through an area of its own for each fill.
+struct ReadArea {
+    std::unique_ptr<std::byte[]> bytes;
+    std::size_t capacity = 0;
+};
+
+// Lends an area to the fills of this thread until destroyed, then lends
+// again what was lent before (loans nest: a worker's run inside a call
+// that lent the caller's area).  Not a thread_local owner: a thread-local
+// object with a destructor makes glibc allocate at its first use, and
+// abort when that allocation fails.
+class ReadAreaLoan {
+public:
+    explicit ReadAreaLoan(ReadArea& area) noexcept;
+    ~ReadAreaLoan();
+    ReadAreaLoan(const ReadAreaLoan&) = delete;
+    ReadAreaLoan& operator=(const ReadAreaLoan&) = delete;
+
+private:
+    ReadArea* previous_;
+};
+
 class DirBuffer {
 public:
-    // 32 KiB holds about a thousand typical entries; most directories fit in one
-    // buffer, and a few hundred buffers in flight stay within a few MiB.
+    // 32 KiB holds about a thousand typical entries: most directories are
+    // read in one fill.
     static constexpr std::size_t default_capacity = 32 * 1024;
+    // The largest batch copied into the buffer's own block: 2 KiB holds 50
+    // or so typical entries, more than most directories have (linux-6.1:
+    // 16 on average).
+    static constexpr std::size_t small_limit = 2 * 1024;
 
     explicit DirBuffer(std::size_t capacity = default_capacity);
 
     // Replaces the contents with the next entries of fd.  Sets at_end() when the
     // directory is exhausted and error() (a positive errno) when reading failed.
+    // Never fails for want of memory: it then reads smaller batches.
     void fill(int fd) noexcept;
-    void clear() noexcept;
 
-    // Gives the pages a large directory filled beyond the first few back to
-    // the kernel.  Over a long walk nearly every pooled buffer once holds
-    // such a directory, and would keep all its pages resident (1.4 MiB of
-    // the 11 MiB peak on the 1M-entry corpus); a few hundred directories
-    // of linux-6.1 are large enough to cost this one call.
+    // Empties the buffer and frees what a large batch needed (its area,
+    // the results of its statx calls): the buffer is done with, and may
+    // wait long before it is filled again.
     void trim() noexcept;
 
     // statx of every entry in the buffer, relative to fd, in DirentCursor
@@ -62,7 +102,7 @@ public:
     // DT_UNKNOWN to be looked at, or with links_too a DT_LNK.
     bool may_hold_directories(bool links_too) const;
 
-    const std::byte* data() const { return bytes_.get(); }
+    const std::byte* data() const { return data_; }
     std::size_t size() const { return size_; }
     // getdents64 calls the last fill() made (the one that saw the end too).
     unsigned read_calls() const { return read_calls_; }
@@ -70,10 +110,22 @@ public:
     int error() const { return error_; }
 
 private:
-    std::unique_ptr<std::byte[]> bytes_;
+    void clear() noexcept;
+    // Gives area room for a batch of capacity_ bytes; false when there is
+    // no memory for it.
+    bool make_room(ReadArea& area) const noexcept;
+    // Moves the batch just read into area to where the buffer keeps it.
+    void keep_entries(ReadArea& area) noexcept;
+
     std::size_t capacity_;
+    std::byte* data_ = nullptr;
     std::size_t size_ = 0;
-    std::size_t touched_ = 0;  // bytes that may be resident: the most filled since trim()
+    std::unique_ptr<std::byte[]> small_;  // small_limit bytes
+    // A batch larger than small_limit: its read area when it fills half of
+    // it or more (large_capacity_ bytes; fills of the same directory go on
+    // in it), else a block of its size (large_capacity_ 0).
+    std::unique_ptr<std::byte[]> large_;
+    std::size_t large_capacity_ = 0;
     unsigned read_calls_ = 0;
     bool at_end_ = false;
     int error_ = 0;
@@ -81,6 +133,11 @@ private:
         struct statx buf;
         int error;  // positive errno of its statx, or 0
     };
+    // Results for as many entries as the largest batch since trim(), which
+    // keeps them only up to stats_kept: kept for the largest directory a
+    // pooled buffer ever held, they were 26 MiB resident on the 1M-entry
+    // corpus with -size (264 bytes an entry), against bfs's 4.8 MiB.
+    static constexpr std::size_t stats_kept = 16;
     std::vector<EntryStat> stats_;
     std::size_t stat_count_ = 0;
     unsigned stat_mask_ = 0;

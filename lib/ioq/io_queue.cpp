@@ -89,6 +89,7 @@ void IoQueue::submit(std::span<Request* const> batch) noexcept {
         outstanding_in_pool_ += batch.size();
         pool_->submit(batch);
     } else {
+        ReadAreaLoan loan(caller_area_);
         inline_->submit(batch);
     }
 }
@@ -100,6 +101,7 @@ std::size_t IoQueue::reap(std::span<Request*> out, bool wait) {
         if (from_pool == 0 && taken == 0 && wait) {
             // Nothing finished: do one queued request here rather than sleep.
             auto start = wait_start();
+            ReadAreaLoan loan(caller_area_);
             from_pool = pool_->run_pending_here(out.first(1));
             ran_here_ += from_pool;
             if (from_pool == 0) {
@@ -156,6 +158,7 @@ bool IoQueue::run_here(Request* request) {
         return false;
     }
     auto start = wait_start();
+    ReadAreaLoan loan(caller_area_);
     if (!pool_->run_here(request)) {
         return false;
     }

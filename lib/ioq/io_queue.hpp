@@ -22,6 +22,7 @@
 #pragma once
 
 #include "backend.hpp"
+#include "dir_buffer.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -107,6 +108,9 @@ private:
     BackendKind planned_;
     std::unique_ptr<Backend> inline_;
     std::unique_ptr<Backend> pool_;
+    // Lent to the directories this queue reads on its caller's thread
+    // (inline, or run here while waiting).
+    ReadArea caller_area_;
     std::size_t outstanding_ = 0;
     std::size_t outstanding_in_pool_ = 0;
     std::size_t ran_here_ = 0;

@@ -1,5 +1,7 @@
 #include "worker_pool.hpp"
 
+#include "dir_buffer.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <iterator>
@@ -40,7 +42,11 @@ bool WorkerPool::add_worker() noexcept {
     }
     unsigned index = static_cast<unsigned>(threads_.size());
     try {
-        threads_.emplace_back([this, index] { work(index); });  // reserved: no reallocation
+        threads_.emplace_back([this, index] {
+            ReadArea area;  // where this worker's getdents64 calls write
+            ReadAreaLoan loan(area);
+            work(index);
+        });  // reserved: no reallocation
     } catch (const std::system_error&) {
         return false;
     } catch (const std::bad_alloc&) {

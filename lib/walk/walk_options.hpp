@@ -79,8 +79,8 @@ struct WalkOptions {
     // 9-11% of the total at 16, 5.5-6.8% at 64, 3.0-5.0% at 128, with peak
     // RSS 10.0, 10.2 and 10.2 MiB; a complete walk of linux-6.1 took the same
     // time at 64 and 128, and peak RSS on the 1M-entry corpus rose from
-    // 11.7 to 12.5 MiB.  A directory costs a node and a 32 KiB buffer of
-    // which a small directory touches one page.
+    // 11.7 to 12.5 MiB.  A directory in flight costs a node and a buffer
+    // of 2 KiB, or of its entries' size when they are more.
     std::size_t read_ahead = 128;
 };
 

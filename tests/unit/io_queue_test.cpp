@@ -21,6 +21,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -868,6 +869,147 @@ Test(dir_buffer, thousands_of_entries_come_once_each_over_several_fills) {
         cr_expect(buffer.at_end() && buffer.size() == 0);
     }
     ::close(fd);
+}
+
+namespace {
+
+// Buffers filled one after another on one thread share the read area lent
+// to it: a large batch must take the area with it and a smaller one be
+// copied out, so that each buffer still holds its own entries when the
+// next is filled, through continued fills of a large directory and after
+// trim().  The same must hold with no area lent (an area per fill).
+void fill_in_turn_and_compare() {
+    test::TempTree tree;
+    std::vector<std::string> big_a = tree.many_files("a", 1500);
+    std::vector<std::string> big_b = tree.many_files("b", 1500);
+    tree.build("small/x small/y small/sub/");
+    auto open_dir = [&](const char* name) {
+        int fd = ::open(tree.path(name).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        cr_assert(fd >= 0, "open %s: %s", name, std::strerror(errno));
+        return fd;
+    };
+    int fd_a = open_dir("a");
+    int fd_b = open_dir("b");
+    int fd_small = open_dir("small");
+    DirBuffer a, b, small;
+    std::vector<std::string> names_a, names_b;
+    // Interleaved: a, b, small, then the rest of a and b batch by batch,
+    // each batch checked only after the other buffers were filled.
+    a.fill(fd_a);
+    b.fill(fd_b);
+    small.fill(fd_small);
+    cr_assert(!a.at_end() && !b.at_end(), "1500 entries fill more than one %zu-byte batch",
+              DirBuffer::default_capacity);
+    cr_assert_gt(a.size(), DirBuffer::small_limit);
+    cr_expect(as_set(names_in(small)) == std::set<std::string>({"x", "y", "sub"}));
+    for (int round = 0; round < 100 && !(a.at_end() && b.at_end()); ++round) {
+        std::vector<std::string> batch_a = names_in(a);
+        std::vector<std::string> batch_b = names_in(b);
+        names_a.insert(names_a.end(), batch_a.begin(), batch_a.end());
+        names_b.insert(names_b.end(), batch_b.begin(), batch_b.end());
+        if (!a.at_end()) {
+            a.fill(fd_a);
+        }
+        small.fill(fd_small);  // at its end: empty, and must not touch a or b
+        cr_expect(small.at_end() && names_in(small).empty());
+        if (!b.at_end()) {
+            b.fill(fd_b);
+        }
+        cr_assert_eq(a.error(), 0);
+        cr_assert_eq(b.error(), 0);
+    }
+    std::vector<std::string> last_a = names_in(a), last_b = names_in(b);
+    names_a.insert(names_a.end(), last_a.begin(), last_a.end());
+    names_b.insert(names_b.end(), last_b.begin(), last_b.end());
+    cr_expect_eq(names_a.size(), big_a.size(), "%zu names of a", names_a.size());
+    cr_expect(as_set(names_a) == as_set(big_a), "a's entries changed under later fills");
+    cr_expect_eq(names_b.size(), big_b.size(), "%zu names of b", names_b.size());
+    cr_expect(as_set(names_b) == as_set(big_b), "b's entries changed under later fills");
+
+    // Done with: empty, and filled again from the start it reads it all.
+    a.trim();
+    cr_expect_eq(a.size(), 0);
+    cr_expect(names_in(a).empty());
+    cr_assert_eq(::lseek(fd_a, 0, SEEK_SET), 0);
+    int fills = 0;
+    std::vector<std::string> again = read_all(a, fd_a, fills);
+    cr_expect(as_set(again) == as_set(big_a) && again.size() == big_a.size());
+    ::close(fd_a);
+    ::close(fd_b);
+    ::close(fd_small);
+}
+
+} // namespace
+
+Test(dir_buffer, buffers_filled_in_turn_keep_their_own_entries) {
+    {
+        ioq::ReadArea area;
+        ioq::ReadAreaLoan loan(area);
+        fill_in_turn_and_compare();
+    }
+    fill_in_turn_and_compare();
+}
+
+// A sanitizer's allocator replaces malloc's, whose counts mallinfo2 reads.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool malloc_counts_allocations = false;
+#elif defined(__has_feature)
+constexpr bool malloc_counts_allocations =
+    !__has_feature(address_sanitizer) && !__has_feature(thread_sanitizer);
+#else
+constexpr bool malloc_counts_allocations = true;
+#endif
+
+// A pooled buffer must not keep what its largest directory needed: after
+// trim(), the memory for a large batch and for its entries' statx results
+// is back with malloc (this test runs on one thread, whose allocations
+// mallinfo2 counts), and the buffer still reads and stats a directory.
+Test(dir_buffer, trim_frees_what_a_large_directory_needed) {
+    test::TempTree tree;
+    tree.many_files("big", 1500);
+    tree.build("small/x small/y/");
+    int big = ::open(tree.path("big").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int small = ::open(tree.path("small").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    cr_assert(big >= 0 && small >= 0);
+    auto stat_everything = [](DirBuffer& buffer, int fd) {
+        buffer.stat_entries(fd, STATX_INO | STATX_SIZE, AT_SYMLINK_NOFOLLOW);
+        DirentCursor cursor(buffer);
+        RawDirent dirent;
+        std::size_t i = 0;
+        for (; cursor.next(dirent); ++i) {
+            const struct statx* got = buffer.stat(i);
+            cr_assert(got, "%s: no statx result", std::string(dirent.name).c_str());
+            cr_expect_eq(got->stx_ino, dirent.inode, "%s: statx of another entry",
+                         std::string(dirent.name).c_str());
+        }
+        return i;
+    };
+
+    // Bytes in use in the main arena and in blocks malloc mapped apart.
+    auto allocated = [] {
+        struct mallinfo2 info = ::mallinfo2();
+        return info.uordblks + info.hblkhd;
+    };
+    DirBuffer buffer;
+    std::size_t before = allocated();
+    buffer.fill(big);
+    std::size_t entries = stat_everything(buffer, big);
+    cr_assert_gt(entries, 500);
+    std::size_t holding = allocated();
+    buffer.trim();
+    std::size_t after = allocated();
+    if (malloc_counts_allocations) {
+        std::size_t needed = entries * sizeof(struct statx) + DirBuffer::default_capacity / 2;
+        cr_assert_geq(holding - before, needed, "%zu bytes held for %zu entries",
+                      holding - before, entries);
+        cr_expect_lt(after - before, 8 * 1024, "%zu bytes still held after trim", after - before);
+    }
+
+    buffer.fill(small);
+    cr_expect(buffer.at_end());
+    cr_expect_eq(stat_everything(buffer, small), 2);
+    ::close(big);
+    ::close(small);
 }
 
 Test(dir_buffer, cursor_reports_types_and_inodes_and_skips_dot_entries) {
