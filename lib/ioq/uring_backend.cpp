@@ -68,19 +68,27 @@ public:
 
 private:
     void work(unsigned) override {
+        Request* batch[ring_depth];
+        // The first requests before the ring: a walk that stops before any
+        // reaches this worker (-quit in the first directories) then waits
+        // for no ring to be set up and torn down, a fifth of a
+        // millisecond of its start.
+        std::size_t n = pop_requests(std::span(batch, pop_size), true);
+        if (n == 0) {
+            return;  // closed before any request came
+        }
         io_uring ring;
         if (setup_ring(ring) < 0) {
-            work_blocking(pop_size);  // ENOMEM, EPERM, ...: the thread pool's way
+            // ENOMEM, EPERM, ...: the thread pool's way.
+            for (std::size_t i = 0; i < n; ++i) {
+                run_blocking(*batch[i]);
+                push_completions(std::span(&batch[i], 1));
+            }
+            work_blocking(pop_size);
             return;
         }
-        Request* batch[ring_depth];
         unsigned in_ring = 0;
-        for (;;) {
-            std::size_t room = ring_depth - in_ring;
-            std::size_t n = room ? pop_requests(std::span(batch, std::min(room, pop_size)), in_ring == 0) : 0;
-            if (n == 0 && in_ring == 0) {
-                break;  // queue closed and nothing left in the ring
-            }
+        while (n > 0 || in_ring > 0) {
             for (std::size_t i = 0; i < n; ++i) {
                 if (prepare(ring, *batch[i])) {
                     ++in_ring;
@@ -102,6 +110,9 @@ private:
                 }
                 in_ring -= finished;
             }
+            std::size_t room = ring_depth - in_ring;
+            // Ends when the queue is closed and nothing is left in the ring.
+            n = room ? pop_requests(std::span(batch, std::min(room, pop_size)), in_ring == 0) : 0;
         }
         io_uring_queue_exit(&ring);
     }
