@@ -83,8 +83,9 @@ public:
     std::size_t capacity() const { return options_.capacity; }
     std::size_t room() const { return options_.capacity - outstanding_; }
 
-    // The backend that runs the requests (or will, once started).
-    BackendKind backend() const { return planned_; }
+    // The backend that runs the requests (or will, once started).  Before
+    // the pool starts this probes io_uring, as starting it would.
+    BackendKind backend() const;
     bool workers_started() const { return pool_ != nullptr; }
     // Workers running now: those started with the pool, and those slow
     // waits added since (never more than max_workers).

@@ -80,7 +80,6 @@ Walker::Walker(WalkOptions options)
     options_.read_ahead = std::min(options_.read_ahead, queue_.capacity() / 2);
     to_submit_.reserve(queue_.capacity());
     close_leaves_ = !options_.hold_directories;
-    stats_.backend = queue_.backend();
     rounds_ = (options_.strategy == Strategy::ids || options_.strategy == Strategy::eds) &&
               !options_.post_order;
     if (rounds_) {
