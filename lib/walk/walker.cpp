@@ -55,6 +55,12 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
+// Errors that say nothing about the directory, only about the moment: a
+// round that meets one may find the directory readable again later.
+bool is_shortage(int error) {
+    return error == EMFILE || error == ENFILE || error == ENOMEM;
+}
+
 // The last component of a starting point, as -name sees it: trailing slashes
 // do not count, and "/" stays "/".
 std::string root_base_name(const std::string& root) {
@@ -177,15 +183,15 @@ const Entry* Walker::next() {
                 return &entry_;
             }
             if (int error = current_->slot->buffer.error()) {
-                bool first_time = current_->depth + 1 >= round_min_;
+                // Reported in every round that meets it, as a failed open
+                // is (see enter_next_directory).
+                if (current_->depth + 1 < round_min_ && is_shortage(error)) {
+                    current_->truncated = true;
+                }
                 write_path(nullptr, current_, path_);
                 const Entry* failure = report_error(path_, current_->depth, error);
                 finish_current();
-                if (first_time) {
-                    return failure;
-                }
-                --stats_.errors;
-                continue;
+                return failure;
             }
             if (!current_->slot->buffer.at_end() && read_more()) {
                 continue;
@@ -535,15 +541,24 @@ Walker::Enter Walker::enter_next_directory() {
     DirNode* node = take_next_directory();
     --in_flight_;
     if (node->error) {
-        // Seen by every round whose bound is deeper; reported by the first.
-        bool first_time = node->depth + 1 >= round_min_;
-        node->consumed = true;
-        if (first_time) {
-            write_path(nullptr, node, path_);
-            report_error(path_, node->depth, node->error);
+        // Reported whichever round meets it.  A failed directory is then
+        // recorded as walked whole, so no later round opens it again and
+        // a lasting error (EACCES) is reported once.  A round after the
+        // first that opens it meets a new failure, since the record would
+        // have kept it out of an old one: what lies below at this round's
+        // depths is lost, so it must be reported (this was skipped as
+        // "reported by an earlier round", and a descriptor shortage ended
+        // ids and eds walks early with exit status 0).  After a shortage
+        // (EMFILE, ENOMEM) the directory stays unrecorded: a later round
+        // may open it.
+        if (node->depth + 1 < round_min_ && is_shortage(node->error)) {
+            node->truncated = true;
         }
+        node->consumed = true;
+        write_path(nullptr, node, path_);
+        report_error(path_, node->depth, node->error);
         free_if_unused(node);
-        return first_time ? Enter::failed : enter_next_directory();
+        return Enter::failed;
     }
     ++stats_.directories;
     current_ = node;

@@ -26,6 +26,9 @@
 
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -457,6 +460,82 @@ Test(strategy, rounds_do_not_walk_a_finished_subtree_again) {
                       static_cast<unsigned long long>(alone.stats.directories));
         }
     }
+}
+
+namespace {
+
+// Walks t with ids and eds, making t/a unreadable as soon as a round lists
+// its child b: the next round opens t/a again, and fails; rounds go on
+// below t/x.  t/a's failure must be reported, once.  Returns what is
+// wrong, or nothing.  Runs without privileges (mode 000
+// stops no root), in a child when the test runs as root.
+std::string check_failure_in_a_later_round(const test::TempTree& tree) {
+    std::string problems;
+    std::string top = tree.path("t");
+    std::string a = tree.path("t/a");
+    for (const WalkBackend& backend : test::plain_backends()) {
+        for (Strategy strategy : {Strategy::ids, Strategy::eds}) {
+            std::string where = test::describe(backend, strategy) + ": ";
+            if (::chmod(a.c_str(), 0755) != 0) {
+                return where + "cannot make t/a readable again";
+            }
+            WalkResult result = test::walk(
+                test::make_options(backend, {top}, strategy), [&](const Seen& seen) {
+                    if (seen.name == "b" && !seen.error && ::chmod(a.c_str(), 0) != 0) {
+                        problems += where + "chmod failed; ";
+                    }
+                    return false;
+                });
+            std::size_t listed = 0, denied = 0;
+            for (const Seen& seen : result.entries) {
+                listed += seen.path == a && !seen.error;
+                denied += seen.path == a && seen.error == EACCES;
+            }
+            if (listed != 1) {
+                problems += where + "t/a listed " + std::to_string(listed) + " times; ";
+            }
+            // Before, the round skipped t/a as if its error had been
+            // reported already, and the walk ended without a word.
+            if (denied != 1) {
+                problems += where + "t/a failing in a later round was reported " +
+                            std::to_string(denied) + " times (" + test::error_summary(result) +
+                            "); ";
+            }
+        }
+    }
+    ::chmod(a.c_str(), 0755);
+    return problems;
+}
+
+} // namespace
+
+Test(strategy, a_directory_failing_when_a_later_round_opens_it_again_is_reported) {
+    test::TempTree tree;
+    // x goes deeper than a: rounds go on after a failed, and must not
+    // report it again.
+    tree.build("t/a/b/c/d/f t/x/1/2/3/4/5/6/7/8/f");
+    if (::geteuid() != 0) {
+        std::string problems = check_failure_in_a_later_round(tree);
+        cr_expect(problems.empty(), "%s", problems.c_str());
+        return;
+    }
+    constexpr uid_t nobody = 65534;
+    tree.chown_all(nobody, nobody);
+    const std::string not_dropped = "could not drop root privileges";
+    test::ChildResult child = test::run_in_child(
+        [&]() -> std::string {
+            if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
+                return not_dropped;
+            }
+            return check_failure_in_a_later_round(tree);
+        },
+        std::chrono::seconds(60));
+    if (child.finished && child.output == not_dropped) {
+        cr_log_warn("could not drop root privileges: the test was not run");
+        return;
+    }
+    cr_expect(child.finished, "the unprivileged child died: %s", child.problem.c_str());
+    cr_expect(child.output.empty(), "as nobody: %s", child.output.c_str());
 }
 
 Test(strategy, pruned_directory_contents_never_appear_in_any_round) {
