@@ -41,7 +41,9 @@ std::int64_t monotonic_ns() {
 void print_walk_report(const ioq::Walk& walk, const PhaseTimes& times) {
     ioq_walk_stats stats = walk.stats();
     write_line(std::string("backend ") + ioq_backend_name(stats.backend) +
-               (stats.workers_started ? ", worker threads started" : ", no worker thread started"));
+               (stats.workers_started
+                    ? ", " + grouped(stats.workers) + " worker threads running at the end"
+                    : std::string(", no worker thread started")));
 
     std::string errors;
     std::uint64_t error_total = 0;
@@ -64,7 +66,7 @@ void print_walk_report(const ioq::Walk& walk, const PhaseTimes& times) {
                " bytes of entries, " + grouped(stats.stats) + " statx; " +
                grouped(stats.ran_here) + " run by the walking thread while waiting");
     write_line("waiting: " + grouped(stats.waits) + " times a directory was not ready, " +
-               grouped(stats.sleeps) + " sleeps");
+               grouped(stats.sleeps) + " sleeps, " + grouped(stats.cache_misses) + " opens not done from the caches");
     char timing[200];
     std::snprintf(timing, sizeof timing,
                   "time %.1f ms: parse %.1f, walk %.1f (waiting for directories %.1f), "
@@ -79,7 +81,7 @@ void print_walk_report(const ioq::Walk& walk, const PhaseTimes& times) {
     std::snprintf(machine, sizeof machine,
                   "backend=%s workers_started=%d entries=%llu directories=%llu errors=%llu "
                   "statx=%llu reads=%llu read_bytes=%llu waits=%llu ran_here=%llu sleeps=%llu "
-                  "wait_ms=%.1f wall_ms=%.1f",
+                  "wait_ms=%.1f wall_ms=%.1f workers=%llu cache_misses=%llu",
                   ioq_backend_name(stats.backend), stats.workers_started,
                   static_cast<unsigned long long>(stats.entries),
                   static_cast<unsigned long long>(stats.directories),
@@ -91,7 +93,9 @@ void print_walk_report(const ioq::Walk& walk, const PhaseTimes& times) {
                   static_cast<unsigned long long>(stats.ran_here),
                   static_cast<unsigned long long>(stats.sleeps),
                   milliseconds(static_cast<std::int64_t>(stats.wait_ns)),
-                  milliseconds(times.finished - times.start));
+                  milliseconds(times.finished - times.start),
+                  static_cast<unsigned long long>(stats.workers),
+                  static_cast<unsigned long long>(stats.cache_misses));
     write_line(machine);
 }
 

@@ -92,7 +92,7 @@ void ioq_walk_options_init(struct ioq_walk_options* options) {
 
 namespace {
 
-constexpr unsigned max_io_workers = 8;
+constexpr unsigned max_io_workers = 32;
 
 } // namespace
 
@@ -286,6 +286,7 @@ void ioq_walk_stop(ioq_walk* walk) { walk->walker.stop(); }
 
 void ioq_walk_get_stats(const ioq_walk* walk, struct ioq_walk_stats* stats) {
     ioq::walk::WalkStats s = walk->walker.stats();
+    *stats = {};
     stats->entries = s.entries;
     stats->directories = s.directories;
     stats->errors = s.errors;
@@ -298,6 +299,8 @@ void ioq_walk_get_stats(const ioq_walk* walk, struct ioq_walk_stats* stats) {
     stats->workers_started = s.workers_started;
     stats->reads = s.reads;
     stats->read_bytes = s.read_bytes;
+    stats->workers = s.workers;
+    stats->cache_misses = s.cache_misses;
 }
 
 void ioq_walk_close(ioq_walk* walk) { delete walk; }

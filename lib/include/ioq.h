@@ -84,7 +84,10 @@ struct ioq_walk_options {
     size_t root_count;
     enum ioq_strategy strategy;
     enum ioq_backend backend;
-    int workers;     /* worker threads; -1 chooses from the CPUs this process may use; 0 none */
+    int workers;     /* worker threads; -1 chooses from the CPUs this process may use, and
+                      * lets the walk add up to 32 while it waits for a disk (long waits
+                      * after which the process has read blocks: getrusage's ru_inblock,
+                      * which counts the whole process's reads); 0 none */
     int min_depth;   /* entries shallower than this are walked but not returned */
     int max_depth;   /* entries deeper than this are not visited; -1 for no limit */
     size_t read_ahead; /* directories opened ahead of the one being read; 0 for the default */
@@ -212,6 +215,15 @@ struct ioq_walk_stats {
     int workers_started;   /* whether any worker thread ran */
     uint64_t reads;        /* getdents64 calls */
     uint64_t read_bytes;   /* bytes of directory entries they returned */
+    uint64_t workers;      /* worker threads running at the end: those started with the
+                            * pool and those added because the walk kept waiting for the
+                            * disk; 0 when none started */
+    uint64_t cache_misses; /* directory opens the kernel would not do from its caches
+                            * (io_uring with RESOLVE_CACHED, Linux 5.12): the workers then
+                            * opened them with blocking calls.  Mostly a cold cache; also
+                            * file systems whose lookups must leave RCU mode (NFS, FUSE).
+                            * 0 where the backend cannot tell */
+    uint64_t reserved[6];  /* 0: room for counters to come, so that the size stays */
 };
 
 /* Reads the walk's counters so far. */

@@ -14,7 +14,9 @@
 #include "request.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 namespace ioq {
@@ -59,6 +61,11 @@ public:
     // when it cannot, or has none).
     virtual unsigned workers() const { return 0; }
     virtual bool add_worker() noexcept { return false; }
+
+    // Opens so far that the kernel's caches could not serve, so that a
+    // worker had to wait for the device; nullopt from a backend that
+    // cannot tell.  Any thread may call it while the workers run.
+    virtual std::optional<std::uint64_t> cache_misses() const { return std::nullopt; }
 
     // Finishes every request that no worker has started with -ECANCELED; they
     // still come back from reap(), so their owner can release them uniformly.

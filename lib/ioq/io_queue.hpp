@@ -90,6 +90,9 @@ public:
     // Workers running now: those started with the pool, and those slow
     // waits added since (never more than max_workers).
     unsigned workers_running() const { return workers_running_; }
+    // Directory opens the kernel's caches could not serve (see
+    // Backend::cache_misses); 0 when the backend cannot tell.
+    std::uint64_t cache_misses() const;
 
     // How the caller's waits went: requests it ran itself instead of
     // waiting, and times it really slept.
@@ -118,6 +121,7 @@ private:
     std::size_t sleeps_ = 0;
     unsigned workers_running_ = 0;
     std::size_t slow_waits_ = 0;
+    std::uint64_t blocks_seen_ = 0;  // blocks_read() at the last look
 };
 
 // Parses an IOQ_BACKEND value; automatic for anything unknown.

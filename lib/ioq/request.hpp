@@ -67,8 +67,8 @@ struct Request {
     // RESOLVE_NO_SYMLINKS, Linux 5.6), not only in its last component.
     bool no_symlinks = false;
 
-    // open_dir with no_symlinks, through io_uring: the openat2 arguments,
-    // which the kernel reads when it runs the request, not when it is queued.
+    // open_dir through io_uring's openat2: its arguments, which the kernel
+    // reads when it runs the request, not when it is queued.
     struct open_how how {};
 
     // Out: open_dir: the new fd (its entries in *buffer, whose error() tells
@@ -90,11 +90,12 @@ void run_blocking(Request& request) noexcept;
 // The openat flags every directory open uses, besides Request::flags.
 inline constexpr int open_dir_flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK;
 
-// openat2's arguments for an open_dir request with no_symlinks.
-inline open_how no_symlinks_how(const Request& request) {
+// openat2's arguments for an open_dir request: RESOLVE_NO_SYMLINKS when it
+// has no_symlinks, and `resolve` besides.
+inline open_how open_dir_how(const Request& request, std::uint64_t resolve = 0) {
     open_how how{};
     how.flags = static_cast<std::uint64_t>(open_dir_flags | request.flags);
-    how.resolve = RESOLVE_NO_SYMLINKS;
+    how.resolve = resolve | (request.no_symlinks ? RESOLVE_NO_SYMLINKS : 0);
     return how;
 }
 

@@ -72,7 +72,7 @@ int open_component_by_component(const Request& request) noexcept {
 
 int open_without_links(const Request& request) noexcept {
     if (!openat2_missing.load(std::memory_order_relaxed)) {
-        open_how how = no_symlinks_how(request);
+        open_how how = open_dir_how(request);
         long fd = ::syscall(SYS_openat2, request.fd, request.path, &how, sizeof how);
         if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
             return static_cast<int>(fd);

@@ -1,5 +1,11 @@
 #include "uring_probe.hpp"
 
+#include <fcntl.h>
+#include <cerrno>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <liburing.h>
 
 namespace ioq {
@@ -7,6 +13,20 @@ namespace {
 
 // Opcodes are a byte: the kernel fills in at most this many.
 constexpr unsigned max_opcodes = 256;
+
+// Kernels before 5.12 refuse the flag with EINVAL.  "/" is always in the
+// cache, so a kernel that knows the flag opens it.
+bool knows_resolve_cached() {
+    open_how how{};
+    how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+    how.resolve = RESOLVE_CACHED;
+    long fd = ::syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof how);
+    if (fd >= 0) {
+        ::close(static_cast<int>(fd));
+        return true;
+    }
+    return errno == EAGAIN;
+}
 
 UringSupport run_probe() {
     UringSupport support;
@@ -32,6 +52,7 @@ UringSupport run_probe() {
     } else {
         support.usable = true;
         support.openat2 = io_uring_opcode_supported(probe, IORING_OP_OPENAT2);
+        support.cached_opens = support.openat2 && knows_resolve_cached();
     }
     io_uring_queue_exit(&ring);
     return support;

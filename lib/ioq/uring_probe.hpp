@@ -12,6 +12,9 @@ namespace ioq {
 struct UringSupport {
     bool usable = false;
     bool openat2 = false;  // IORING_OP_OPENAT2: opens that refuse every symbolic link
+    // openat2 knows RESOLVE_CACHED (Linux 5.12): an open the dentry and inode
+    // caches cannot serve fails with EAGAIN instead of waiting for the disk.
+    bool cached_opens = false;
     int setup_error = 0;  // positive errno from io_uring_setup when not usable
     const char* reason = "";
 };

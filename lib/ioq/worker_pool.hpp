@@ -40,7 +40,7 @@ public:
     // The most workers a pool runs, those added later included: room for
     // their threads is reserved up front, so adding one never moves the
     // threads that stop() joins.
-    static constexpr unsigned max_pool_workers = 16;
+    static constexpr unsigned max_pool_workers = 32;
 
 protected:
     // Starts the workers; a subclass calls it once its own state is ready.

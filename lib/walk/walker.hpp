@@ -83,6 +83,8 @@ struct WalkStats {
     std::uint64_t nodes = 0;         // directory nodes made: the most held at once
     BackendKind backend = BackendKind::inline_calls;
     bool workers_started = false;
+    unsigned workers = 0;            // running at the end, the ones slow waits added included
+    std::uint64_t cache_misses = 0;  // directory opens the caches could not serve
 };
 
 class Walker {

@@ -27,8 +27,8 @@ cc -std=c11 -Wall -Werror $(pc --cflags) "$source/walk_count.c" -o "$work/walk_c
 c++ -std=c++20 -Wall -Werror $(pc --cflags) "$source/walk_count.cpp" -o "$work/walk_cpp" $(pc --libs)
 libdir=$(pc --variable=libdir)
 # The programs must load the installed shared library, not a static copy.
-LD_LIBRARY_PATH=$libdir ldd "$work/walk_c" | grep -q "libioq.so.0 => $libdir" ||
-    { echo "downstream: walk_c does not use $libdir/libioq.so.0" >&2; exit 1; }
+LD_LIBRARY_PATH=$libdir ldd "$work/walk_c" | grep -q "libioq.so.1 => $libdir" ||
+    { echo "downstream: walk_c does not use $libdir/libioq.so.1" >&2; exit 1; }
 
 tree=$work/tree
 mkdir -p "$tree/a/b" "$tree/c"

@@ -609,6 +609,56 @@ Test(io_queue_uring_2, slow_waits_add_workers_up_to_the_maximum) {
     cr_expect_eq(workers_after_slow_waits(uring_2_case, 4), 4u);
 }
 
+// Opens go into the ring with RESOLVE_CACHED where the kernel knows it: a
+// name no lookup has seen yet is not in the dentry cache, so the ring
+// answers EAGAIN and the worker opens it itself.  The caller must see the
+// real answer (ENOENT here, or the directory and its entries), never the
+// EAGAIN, and the miss is counted.
+Test(io_queue_uring_2, opens_the_caches_cannot_serve_give_their_real_result) {
+    skip_unless_usable(uring_2_case);
+    test::TempTree tree;
+    tree.build("dir/a dir/b");
+    std::vector<std::unique_ptr<Expected>> items;
+    for (int i = 0; i < 8; ++i) {
+        std::string never_looked_up = "absent-" + std::to_string(::getpid()) + "-";
+        never_looked_up += std::to_string(i);
+        items.push_back(make_open(tree.path(never_looked_up), AT_FDCWD, -ENOENT));
+        items.push_back(make_open(tree.path("dir"), AT_FDCWD, 0));
+    }
+    finalize(items);
+    IoQueue queue(options_for(uring_2_case, 32));
+    std::vector<Request*> batch;
+    for (const auto& item : items) {
+        batch.push_back(&item->request);
+    }
+    queue.submit(batch);
+    // Reaped without waiting: a waiting caller would run queued requests
+    // itself, with plain calls, and the ring would see fewer of them.
+    std::vector<Request*> reaped(items.size());
+    while (queue.outstanding() > 0) {
+        if (queue.reap(reaped, false) == 0) {
+            ::usleep(200);
+        }
+    }
+    for (const auto& item : items) {
+        if (item->want_result < 0) {
+            cr_expect_eq(item->request.result, -ENOENT, "%s gave %d", item->path.c_str(),
+                         item->request.result);
+            continue;
+        }
+        cr_assert_geq(item->request.result, 0, "%s gave %d", item->path.c_str(),
+                      item->request.result);
+        cr_expect(as_set(names_in(*item->buffer)) == (std::set<std::string>{"a", "b"}),
+                  "%s: entries differ", item->path.c_str());
+        ::close(item->request.result);
+    }
+    if (ioq::probe_uring().cached_opens) {
+        cr_expect_geq(queue.cache_misses(), 1u, "no open of a name never looked up missed");
+    } else {
+        cr_expect_eq(queue.cache_misses(), 0u, "misses counted without RESOLVE_CACHED");
+    }
+}
+
 Test(io_queue, backend_names_parse_and_unknown_means_automatic) {
     cr_expect(ioq::parse_backend_choice("uring") == BackendChoice::uring);
     cr_expect(ioq::parse_backend_choice("io_uring") == BackendChoice::uring);
