@@ -62,9 +62,11 @@ public:
     virtual unsigned workers() const { return 0; }
     virtual bool add_worker() noexcept { return false; }
 
-    // Opens so far that the kernel's caches could not serve, so that a
-    // worker had to wait for the device; nullopt from a backend that
-    // cannot tell.  Any thread may call it while the workers run.
+    // Directory opens so far that the kernel would not do from its caches
+    // (RESOLVE_CACHED refused them: mostly a cold cache, also file systems
+    // whose lookups must leave RCU mode), which a worker then did with a
+    // blocking call; nullopt from a backend that cannot tell.  Any thread
+    // may call it while the workers run.
     virtual std::optional<std::uint64_t> cache_misses() const { return std::nullopt; }
 
     // Finishes every request that no worker has started with -ECANCELED; they

@@ -90,7 +90,7 @@ public:
     // Workers running now: those started with the pool, and those slow
     // waits added since (never more than max_workers).
     unsigned workers_running() const { return workers_running_; }
-    // Directory opens the kernel's caches could not serve (see
+    // Directory opens the kernel would not do from its caches (see
     // Backend::cache_misses); 0 when the backend cannot tell.
     std::uint64_t cache_misses() const;
 

@@ -1,12 +1,13 @@
 #include "uring_probe.hpp"
 
 #include <fcntl.h>
-#include <cerrno>
 #include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <liburing.h>
+
+#include <cerrno>
 
 namespace ioq {
 namespace {
