@@ -16,7 +16,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 
 namespace ioq {
@@ -65,9 +64,9 @@ public:
     // Directory opens so far that the kernel would not do from its caches
     // (RESOLVE_CACHED refused them: mostly a cold cache, also file systems
     // whose lookups must leave RCU mode), which a worker then did with a
-    // blocking call; nullopt from a backend that cannot tell.  Any thread
-    // may call it while the workers run.
-    virtual std::optional<std::uint64_t> cache_misses() const { return std::nullopt; }
+    // blocking call; 0 from a backend that cannot tell.  Any thread may
+    // call it while the workers run.
+    virtual std::uint64_t cache_misses() const { return 0; }
 
     // Finishes every request that no worker has started with -ECANCELED; they
     // still come back from reap(), so their owner can release them uniformly.

@@ -113,7 +113,7 @@ void IoQueue::start_pool() noexcept {
 }
 
 std::uint64_t IoQueue::cache_misses() const {
-    return pool_ ? pool_->cache_misses().value_or(0) : 0;
+    return pool_ ? pool_->cache_misses() : 0;
 }
 
 void IoQueue::submit(std::span<Request* const> batch) noexcept {

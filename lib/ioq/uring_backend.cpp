@@ -87,10 +87,7 @@ public:
 
     BackendKind kind() const override { return BackendKind::uring; }
 
-    std::optional<std::uint64_t> cache_misses() const override {
-        if (!probe_uring().cached_opens) {
-            return std::nullopt;
-        }
+    std::uint64_t cache_misses() const override {
         return cache_misses_.load(std::memory_order_relaxed);
     }
 

@@ -1333,7 +1333,7 @@ WalkStats Walker::stats() const {
     WalkStats stats = stats_;
     stats.backend = queue_.backend();
     stats.workers_started = queue_.workers_started();
-    stats.workers = queue_.workers_started() ? queue_.workers_running() : 0;
+    stats.workers = queue_.workers_running();  // 0 until the pool starts
     stats.cache_misses = queue_.cache_misses();
     stats.nodes = pool_.node_count();
     stats.ran_here = queue_.ran_here();

@@ -26,7 +26,6 @@
 
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
-#include <grp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -514,28 +513,8 @@ Test(strategy, a_directory_failing_when_a_later_round_opens_it_again_is_reported
     // x goes deeper than a: rounds go on after a failed, and must not
     // report it again.
     tree.build("t/a/b/c/d/f t/x/1/2/3/4/5/6/7/8/f");
-    if (::geteuid() != 0) {
-        std::string problems = check_failure_in_a_later_round(tree);
-        cr_expect(problems.empty(), "%s", problems.c_str());
-        return;
-    }
-    constexpr uid_t nobody = 65534;
-    tree.chown_all(nobody, nobody);
-    const std::string not_dropped = "could not drop root privileges";
-    test::ChildResult child = test::run_in_child(
-        [&]() -> std::string {
-            if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
-                return not_dropped;
-            }
-            return check_failure_in_a_later_round(tree);
-        },
-        std::chrono::seconds(60));
-    if (child.finished && child.output == not_dropped) {
-        cr_log_warn("could not drop root privileges: the test was not run");
-        return;
-    }
-    cr_expect(child.finished, "the unprivileged child died: %s", child.problem.c_str());
-    cr_expect(child.output.empty(), "as nobody: %s", child.output.c_str());
+    test::expect_nothing_wrong_unprivileged(tree,
+                                            [&] { return check_failure_in_a_later_round(tree); });
 }
 
 Test(strategy, pruned_directory_contents_never_appear_in_any_round) {

@@ -6,6 +6,7 @@
 #include <criterion/logging.h>
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -373,6 +374,31 @@ ChildResult run_in_child(const std::function<std::string()>& body, std::chrono::
         result.finished = true;
     }
     return result;
+}
+
+void expect_nothing_wrong_unprivileged(TempTree& tree, const std::function<std::string()>& body) {
+    if (::geteuid() != 0) {
+        std::string problems = body();
+        cr_expect(problems.empty(), "%s", problems.c_str());
+        return;
+    }
+    constexpr uid_t nobody = 65534;
+    tree.chown_all(nobody, nobody);
+    const std::string not_dropped = "could not drop root privileges";
+    ChildResult child = run_in_child(
+        [&]() -> std::string {
+            if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0) {
+                return not_dropped;
+            }
+            return body();
+        },
+        std::chrono::seconds(60));
+    if (child.finished && child.output == not_dropped) {
+        cr_log_warn("could not drop root privileges: the unprivileged part was not run");
+        return;
+    }
+    cr_expect(child.finished, "the unprivileged child died: %s", child.problem.c_str());
+    cr_expect(child.output.empty(), "as nobody: %s", child.output.c_str());
 }
 
 } // namespace test

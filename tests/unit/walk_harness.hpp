@@ -143,6 +143,15 @@ struct ChildResult {
 // walk: a walk's worker threads do not follow the fork.
 ChildResult run_in_child(const std::function<std::string()>& body, std::chrono::seconds timeout);
 
+class TempTree;
+
+// Runs `body` without privileges (mode bits stop no root): directly when
+// the test is not root; otherwise hands `tree` to nobody and runs it in a
+// child (run_in_child) that gives root up first.  Expects `body` to find
+// nothing wrong; logs a warning and checks nothing if root cannot be given
+// up.
+void expect_nothing_wrong_unprivileged(TempTree& tree, const std::function<std::string()>& body);
+
 // The names the walk tests use unqualified:
 //   using namespace test::walk_names;
 namespace walk_names {
