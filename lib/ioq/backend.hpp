@@ -1,7 +1,8 @@
 // Backend: the interface every way of carrying out requests implements.
 //
-//   inline   the calling thread does each request at submit time: no threads,
-//            no ring; what -j1 asks for and what a tiny walk should cost.
+//   inline   the calling thread does each request when it needs it (closes
+//            and stats at submit): no threads, no ring; what -j1 asks for
+//            and what a tiny walk should cost (inline_backend.hpp).
 //   threads  a pool of workers doing blocking system calls.
 //   uring    a pool of workers, each with its own io_uring: openat, statx and
 //            close go through the ring, getdents64 runs on the worker (mainline
@@ -76,7 +77,6 @@ public:
 // The factories throw std::bad_alloc when the backend's queues cannot be
 // allocated.  A pool may start fewer workers than asked for when threads
 // cannot be created; when none can, the pool factories return nullptr.
-std::unique_ptr<Backend> make_inline_backend(std::size_t capacity);
 std::unique_ptr<Backend> make_thread_backend(std::size_t capacity, unsigned workers);
 // Returns nullptr when io_uring cannot be used here (see uring_probe.hpp).
 std::unique_ptr<Backend> make_uring_backend(std::size_t capacity, unsigned workers);

@@ -1,60 +1,123 @@
-// The inline backend: requests run on the caller's thread inside submit().
-//
-// Completed requests wait in a small vector until reap() collects them, so the
-// walk loop sees the same submit/reap protocol whatever the backend.  The
-// vector is allocated with the backend, for all the caller may have
-// outstanding, so that submit() never allocates: an exception half-way
-// through a batch would lose requests that already ran (and the
-// descriptors they opened).
-#include "backend.hpp"
+#include "inline_backend.hpp"
 
 #include <algorithm>
-#include <vector>
+#include <cerrno>
 
 namespace ioq {
-namespace {
 
-class InlineBackend final : public Backend {
-public:
-    explicit InlineBackend(std::size_t capacity) { done_.reserve(capacity); }
+InlineBackend::InlineBackend(std::size_t capacity) {
+    pending_.reserve(capacity);
+    done_.reserve(capacity);
+}
 
-    BackendKind kind() const override { return BackendKind::inline_calls; }
+void InlineBackend::push_done(Request* request) {
+    if (first_done_ > 0 && done_.size() == done_.capacity()) {
+        // Reaped ones still take room at the front: move the rest up.  The
+        // rest and the pending ones are outstanding, so they fit.
+        done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(first_done_));
+        first_done_ = 0;
+    }
+    done_.push_back(request);  // reserved: never reallocates
+}
 
-    void submit(std::span<Request* const> batch) override {
-        if (first_ > 0) {
-            // Reaped ones still take room at the front: move the rest up,
-            // so that size() stays within what the caller has outstanding.
-            done_.erase(done_.begin(), done_.begin() + static_cast<std::ptrdiff_t>(first_));
-            first_ = 0;
-        }
-        for (Request* request : batch) {
-            run_blocking(*request);
-            done_.push_back(request);
+void InlineBackend::run(Request& request) {
+    run_blocking(request);
+    push_done(&request);
+}
+
+void InlineBackend::submit(std::span<Request* const> batch) {
+    for (Request* request : batch) {
+        if (request->op == Op::open_dir || request->op == Op::read_dir) {
+            if (first_pending_ > 0 && pending_.size() == pending_.capacity()) {
+                compact_pending();
+            }
+            pending_.push_back(request);  // reserved: never reallocates
+        } else {
+            run(*request);
         }
     }
+}
 
-    std::size_t reap(std::span<Request*> out, bool) override {
-        std::size_t taken = std::min(out.size(), done_.size() - first_);
-        std::copy_n(done_.begin() + static_cast<std::ptrdiff_t>(first_), taken, out.begin());
-        first_ += taken;
-        if (first_ == done_.size()) {
-            done_.clear();
-            first_ = 0;
-        }
-        return taken;
+std::size_t InlineBackend::reap(std::span<Request*> out, bool wait) {
+    if (wait && first_done_ == done_.size() && pending() > 0 && !out.empty()) {
+        Request* oldest = pending_[first_pending_];
+        drop_pending(first_pending_);
+        ++directories_run_;
+        run(*oldest);
     }
+    std::size_t taken = std::min(out.size(), done_.size() - first_done_);
+    std::copy_n(done_.begin() + static_cast<std::ptrdiff_t>(first_done_), taken, out.begin());
+    first_done_ += taken;
+    if (first_done_ == done_.size()) {
+        done_.clear();
+        first_done_ = 0;
+    }
+    return taken;
+}
 
-    void cancel_pending() override {}
+std::size_t InlineBackend::run_pending_here(std::span<Request*> out) {
+    std::size_t n = std::min(out.size(), pending());
+    for (std::size_t i = 0; i < n; ++i) {
+        out[i] = pending_[first_pending_];
+        drop_pending(first_pending_);
+        ++directories_run_;
+        run_blocking(*out[i]);
+    }
+    return n;
+}
 
-private:
-    std::vector<Request*> done_;
-    std::size_t first_ = 0;
-};
+bool InlineBackend::run_here(Request* request) {
+    // Breadth-first, the one waited for is the oldest: found at once.
+    auto found = std::find(pending_.begin() + static_cast<std::ptrdiff_t>(first_pending_),
+                           pending_.end(), request);
+    if (found == pending_.end()) {
+        return false;
+    }
+    drop_pending(static_cast<std::size_t>(found - pending_.begin()));
+    ++directories_run_;
+    run_blocking(*request);
+    return true;
+}
 
-} // namespace
+void InlineBackend::drop_pending(std::size_t index) {
+    if (index == first_pending_) {
+        ++first_pending_;
+    } else {
+        pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(index));
+    }
+    if (first_pending_ == pending_.size()) {
+        pending_.clear();
+        first_pending_ = 0;
+    }
+}
 
-std::unique_ptr<Backend> make_inline_backend(std::size_t capacity) {
-    return std::make_unique<InlineBackend>(capacity);
+void InlineBackend::compact_pending() {
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(first_pending_));
+    first_pending_ = 0;
+}
+
+std::size_t InlineBackend::take_pending(std::span<Request*> out, const Request* keep) {
+    compact_pending();
+    std::size_t n = 0;
+    auto kept = pending_.begin();
+    for (Request* request : pending_) {
+        if (request == keep) {
+            *kept++ = request;
+        } else {
+            out[n++] = request;
+        }
+    }
+    pending_.erase(kept, pending_.end());
+    return n;
+}
+
+void InlineBackend::cancel_pending() {
+    for (std::size_t i = first_pending_; i < pending_.size(); ++i) {
+        pending_[i]->result = -ECANCELED;
+        push_done(pending_[i]);
+    }
+    pending_.clear();
+    first_pending_ = 0;
 }
 
 const char* backend_name(BackendKind kind) {

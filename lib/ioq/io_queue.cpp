@@ -76,7 +76,8 @@ BackendKind plan_backend(const QueueOptions& options) {
 
 IoQueue::IoQueue(const QueueOptions& options)
     : options_(options), planned_(plan_backend(options)),
-      inline_(make_inline_backend(options.capacity)) {}
+      inline_(std::make_unique<InlineBackend>(options.capacity)),
+      handed_over_(options.capacity) {}
 
 IoQueue::~IoQueue() = default;
 
@@ -118,9 +119,7 @@ std::uint64_t IoQueue::cache_misses() const {
 
 void IoQueue::submit(std::span<Request* const> batch) noexcept {
     outstanding_ += batch.size();
-    if (planned_ != BackendKind::inline_calls && !pool_ && batch.size() >= 2) {
-        start_pool();
-    }
+    start_pool_if_worth_it(batch.size(), nullptr);
     if (pool_) {
         outstanding_in_pool_ += batch.size();
         pool_->submit(batch);
@@ -130,8 +129,28 @@ void IoQueue::submit(std::span<Request* const> batch) noexcept {
     }
 }
 
+bool IoQueue::start_pool_if_worth_it(std::size_t arriving, const Request* keep) noexcept {
+    if (pool_ || planned_ == BackendKind::inline_calls ||
+        inline_->directories_run() < options_.inline_directories ||
+        inline_->pending() + arriving < 2) {
+        return false;
+    }
+    start_pool();
+    if (!pool_) {
+        return false;
+    }
+    std::size_t n = inline_->take_pending(handed_over_, keep);
+    outstanding_in_pool_ += n;
+    pool_->submit(std::span<Request* const>(handed_over_.data(), n));
+    return true;
+}
+
 std::size_t IoQueue::reap(std::span<Request*> out, bool wait) {
     std::size_t taken = inline_->reap(out, false);
+    if (taken == 0 && wait && !pool_ && inline_->pending() > 0 && !start_pool_if_worth_it(0, nullptr)) {
+        ReadAreaLoan loan(caller_area_);
+        taken = inline_->reap(out, true);  // runs the oldest
+    }
     if (pool_ && taken < out.size() && outstanding_in_pool_ > 0) {
         std::size_t from_pool = pool_->reap(out.subspan(taken), false);
         if (from_pool == 0 && taken == 0 && wait) {
@@ -202,7 +221,15 @@ void IoQueue::add_worker_if_slow(std::chrono::steady_clock::time_point wait_star
 
 bool IoQueue::run_here(Request* request) {
     if (!pool_) {
-        return false;
+        // Others go to the workers, if now is the time to start them,
+        // while this one runs here.
+        start_pool_if_worth_it(0, request);
+        ReadAreaLoan loan(caller_area_);
+        if (!inline_->run_here(request)) {
+            return false;
+        }
+        --outstanding_;
+        return true;
     }
     auto start = wait_start();
     ReadAreaLoan loan(caller_area_);
@@ -217,6 +244,7 @@ bool IoQueue::run_here(Request* request) {
 }
 
 void IoQueue::cancel_pending() {
+    inline_->cancel_pending();
     if (pool_) {
         pool_->cancel_pending();
     }

@@ -10,9 +10,14 @@
 // says it works, else the thread pool.  A forced io_uring that the kernel
 // refuses falls back to the thread pool; backend() tells what really runs.
 //
-// Lazy start: a walk of an empty directory or of a chain of single
-// directories never has two requests to overlap, so until the first batch of
-// two or more arrives, requests run inline and no thread or ring exists.
+// Lazy start: requests first go to the inline backend, which runs a
+// directory's open and read only when the caller waits for it
+// (inline_backend.hpp).  The pool starts once there is something to
+// overlap, two requests or more outstanding, after the caller's thread has
+// run inline_directories directory requests itself; the requests still
+// waiting inline are then handed to it.  A walk of an empty directory or of
+// a chain of single directories, or a search that ends within its first two
+// directories, never starts a thread or a ring.
 //
 // Out of memory or threads: the constructor may throw std::bad_alloc (the
 // inline backend's list); after it nothing throws.  A pool that cannot be
@@ -23,11 +28,13 @@
 
 #include "backend.hpp"
 #include "dir_buffer.hpp"
+#include "inline_backend.hpp"
 
 #include <chrono>
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <vector>
 
 namespace ioq {
 
@@ -43,6 +50,14 @@ struct QueueOptions {
     // io_uring opcode, so more workers keep more reads in flight).  0:
     // never more than `workers`.
     unsigned max_workers = 0;
+    // Directory requests the caller's thread runs itself before a pool may
+    // start.  At 2, a search that ends within them (-name CodingStyle
+    // -quit, two levels down in linux-6.1, found in the second directory
+    // read) pays for no thread and ring, nor for the sibling directories
+    // read-ahead queued, which workers would have read for nothing; a
+    // longer walk starts its pool a directory later, microseconds.  0:
+    // the first two requests outstanding start it.
+    std::size_t inline_directories = 2;
 };
 
 class IoQueue {
@@ -59,7 +74,8 @@ public:
     // Moves finished requests into out.  With wait, returns at least one:
     // when none is finished it runs a queued one on the calling thread, and
     // sleeps only when every outstanding request is in a worker's hands
-    // (only call it so with something outstanding).
+    // (only call it so with something outstanding).  Without wait it runs
+    // nothing: a directory waiting inline stays there until a wait.
     std::size_t reap(std::span<Request*> out, bool wait);
 
     // Runs one request now on the calling thread, outside the queue.
@@ -101,6 +117,11 @@ public:
 
 private:
     void start_pool() noexcept;
+    // Starts the pool if now is the time (see above), with `arriving`
+    // requests about to be submitted, and hands it what waits inline but
+    // `keep` (the request a caller is about to run here).  True if it
+    // started.
+    bool start_pool_if_worth_it(std::size_t arriving, const Request* keep) noexcept;
     // Adds a worker (up to max_workers) if the wait that began at
     // wait_start was slow.  wait_start() reads the clock only when the
     // queue may still grow, so a walk with its workers fixed pays nothing.
@@ -110,8 +131,9 @@ private:
 
     QueueOptions options_;
     BackendKind planned_;
-    std::unique_ptr<Backend> inline_;
+    std::unique_ptr<InlineBackend> inline_;
     std::unique_ptr<Backend> pool_;
+    std::vector<Request*> handed_over_;  // room to move inline requests to the pool
     // Lent to the directories this queue reads on its caller's thread
     // (inline, or run here while waiting).
     ReadArea caller_area_;

@@ -184,6 +184,7 @@ private:
     void wait_for(DirNode* node);
     void reap(bool wait);
     bool run_here(DirNode* node);
+    bool run_inline(DirNode* node);
     void complete(Request* request);
     // Looking ahead (WalkOptions::look_ahead, see walker.cpp).
     bool may_look_ahead(const DirNode* node) const;

@@ -77,11 +77,15 @@ void skip_unless_usable(const BackendCase& backend) {
     }
 }
 
+// The scenarios below exercise the pools: with inline_directories 0 the
+// first two requests outstanding start one (the default lets the caller's
+// thread run two directories first; see the pool_starts tests).
 QueueOptions options_for(const BackendCase& backend, std::size_t capacity) {
     QueueOptions options;
     options.backend = backend.choice;
     options.workers = backend.workers;
     options.capacity = capacity;
+    options.inline_directories = 0;
     return options;
 }
 
@@ -489,7 +493,8 @@ QUEUE_TEST(cancel_pending_returns_every_request_cancelled_or_done) {
                         done);
             cancelled_total += cancelled;
             if (backend.expected == BackendKind::inline_calls) {
-                cr_expect_eq(cancelled, 0u, "inline runs everything at submit: nothing to cancel");
+                cr_expect_eq(cancelled, requests,
+                             "inline runs a directory only when waited for: all are cancelled");
                 break;
             }
             if (cancelled > 0) {
@@ -534,7 +539,7 @@ QUEUE_TEST(single_requests_run_inline_until_a_batch_arrives) {
     cr_expect(!queue->workers_started(), "%s: a single request started the workers",
               backend.label);
     std::vector<Request*> reaped(16);
-    cr_expect_eq(queue->reap(reaped, false), 1u, "%s: an inline request is done at submit",
+    cr_expect_eq(queue->reap(reaped, false), 1u, "%s: an inline stat is done at submit",
                  backend.label);
     cr_expect_eq(queue->outstanding(), 0u);
 
@@ -550,6 +555,112 @@ QUEUE_TEST(single_requests_run_inline_until_a_batch_arrives) {
     cr_expect_eq(got, 2u);
     cr_expect_eq(items[1]->request.result, 0);
     cr_expect_eq(items[2]->request.result, 0);
+}
+
+// Inline, a directory is opened and read only when the caller waits for
+// it: run_here() runs exactly the one asked for, reap(wait) the oldest,
+// and what nobody waited for is cancelled without a system call.
+Test(io_queue_inline, directories_are_read_only_when_waited_for) {
+    test::TempTree tree;
+    tree.build("d0/x d1/x d2/x d3/x");
+    std::size_t fds_before = test::count_open_fds();
+    IoQueue queue(options_for(inline_case, 16));
+    std::vector<std::unique_ptr<Expected>> items;
+    for (const char* name : {"d0", "d1", "d2", "d3"}) {
+        items.push_back(make_open(tree.path(name), AT_FDCWD, 0));
+    }
+    finalize(items);
+    std::vector<Request*> batch;
+    for (const auto& item : items) {
+        batch.push_back(&item->request);
+    }
+    queue.submit(batch);
+    std::vector<Request*> reaped(16);
+    cr_expect_eq(queue.reap(reaped, false), 0u, "an open ran before anyone waited for it");
+    cr_expect_eq(test::count_open_fds(), fds_before, "a directory was opened at submit");
+
+    cr_assert(queue.run_here(&items[2]->request), "run_here() did not run a pending open");
+    cr_assert_geq(items[2]->request.result, 0, "d2: open gave %d", items[2]->request.result);
+    cr_expect(names_in(*items[2]->buffer) == std::vector<std::string>{"x"});
+    cr_expect(!queue.run_here(&items[2]->request), "run_here() ran the same request twice");
+    cr_expect_eq(queue.outstanding(), 3u);
+
+    cr_assert_eq(queue.reap(reaped, true), 1u);
+    cr_expect(reaped[0] == &items[0]->request, "reap(wait) ran another than the oldest");
+    cr_assert_geq(items[0]->request.result, 0, "d0: open gave %d", items[0]->request.result);
+
+    queue.cancel_pending();
+    std::size_t cancelled = 0;
+    while (queue.outstanding() > 0) {
+        std::size_t n = queue.reap(reaped, true);
+        for (std::size_t i = 0; i < n; ++i) {
+            cr_expect_eq(reaped[i]->result, -ECANCELED, "a request left pending ran");
+            ++cancelled;
+        }
+    }
+    cr_expect_eq(cancelled, 2u);
+    ::close(items[0]->request.result);
+    ::close(items[2]->request.result);
+    cr_expect_eq(test::count_open_fds(), fds_before, "descriptors leaked");
+}
+
+// With the default options, the caller's thread reads the first two
+// directories itself, however many are outstanding, so a search that ends
+// there starts no thread; after them, two requests outstanding start the
+// pool, which takes over the ones still waiting inline.
+static void pool_starts_after_two_directories(const BackendCase& backend) {
+    skip_unless_usable(backend);
+    test::TempTree tree;
+    tree.build("d0/x d1/x d2/x d3/x d4/x");
+    QueueOptions options = options_for(backend, 16);
+    options.inline_directories = QueueOptions{}.inline_directories;
+    cr_assert_eq(options.inline_directories, 2u);
+    IoQueue queue(options);
+    std::vector<std::unique_ptr<Expected>> items;
+    for (const char* name : {"d0", "d1", "d2", "d3", "d4"}) {
+        items.push_back(make_open(tree.path(name), AT_FDCWD, 0));
+    }
+    finalize(items);
+    std::vector<Request*> reaped(16);
+    Request* first[] = {&items[0]->request, &items[1]->request, &items[2]->request};
+    queue.submit(first);
+    cr_expect(!queue.workers_started(), "%s: three opens started the workers", backend.label);
+    cr_assert(queue.run_here(&items[1]->request));
+    cr_assert_eq(queue.reap(reaped, true), 1u);
+    cr_expect(!queue.workers_started(), "%s: started before two directories ran",
+              backend.label);
+    // Two have run here: the next wait with two outstanding starts the
+    // pool, and the one waited for still runs here.
+    Request* more[] = {&items[3]->request};
+    queue.submit(more);
+    cr_expect(queue.workers_started() == (backend.expected != BackendKind::inline_calls),
+              "%s: two outstanding after two directories: workers_started() is %d",
+              backend.label, queue.workers_started());
+    bool ran_here = queue.run_here(&items[3]->request);  // a worker may have it already
+    cr_expect(ran_here || backend.expected != BackendKind::inline_calls,
+              "inline: run_here() did not find the pending open");
+    Request* last[] = {&items[4]->request};
+    queue.submit(last);
+    while (queue.outstanding() > 0) {
+        queue.reap(reaped, true);
+    }
+    for (const auto& item : items) {
+        cr_assert_geq(item->request.result, 0, "%s: open gave %d", backend.label,
+                      item->request.result);
+        cr_expect(names_in(*item->buffer) == std::vector<std::string>{"x"}, "%s: %s",
+                  backend.label, item->path.c_str());
+        ::close(item->request.result);
+    }
+}
+
+Test(io_queue_inline, pool_starts_after_two_directories) {
+    pool_starts_after_two_directories(inline_case);
+}
+Test(io_queue_threads_1, pool_starts_after_two_directories) {
+    pool_starts_after_two_directories(threads_1_case);
+}
+Test(io_queue_uring_2, pool_starts_after_two_directories) {
+    pool_starts_after_two_directories(uring_2_case);
 }
 
 // --------------------------------------------------------------------------

@@ -376,6 +376,40 @@ Test(walker, pruned_directory_is_reported_but_never_entered) {
 // Stopping
 // --------------------------------------------------------------------------
 
+// A search that ends in the second directory it reads (-quit on a name one
+// level below the first subdirectory) reads no other, though read-ahead had
+// queued all its siblings, and starts no thread: the caller's thread runs
+// the first two directories itself.  Looking ahead depth-first, likewise.
+Test(walker, search_ending_in_its_second_directory_reads_no_other) {
+    test::TempTree tree;
+    tree.build("top/d0/f top/d1/f top/d2/f top/d3/f top/d4/f top/d5/f top/d6/f top/d7/f "
+               "top/d8/f top/d9/f top/d9/deeper/g");
+    for (const WalkBackend& backend : test::plain_backends()) {
+        for (Strategy strategy : both_strategies) {
+            for (bool look_ahead : {false, true}) {
+                std::string where = test::describe(backend, strategy) +
+                                    (look_ahead ? " looking ahead" : "");
+                std::size_t fds_before = test::count_open_fds();
+                WalkOptions options = test::make_options(backend, {tree.path("top")}, strategy);
+                options.look_ahead = look_ahead;
+                auto walker = std::make_unique<Walker>(std::move(options));
+                const ioq::walk::Entry* entry = nullptr;
+                while ((entry = walker->next()) && entry->depth < 2) {
+                }
+                cr_assert(entry, "%s: no entry two levels down", where.c_str());
+                walker->stop();
+                ioq::walk::WalkStats stats = walker->stats();
+                cr_expect_eq(stats.directories, 2u, "%s: %llu directories read", where.c_str(),
+                             static_cast<unsigned long long>(stats.directories));
+                cr_expect_eq(stats.reads, 4u, "%s: %llu getdents64 calls", where.c_str(),
+                             static_cast<unsigned long long>(stats.reads));
+                cr_expect(!stats.workers_started, "%s: workers started", where.c_str());
+                test::expect_descriptors_released(walker, backend, fds_before, where);
+            }
+        }
+    }
+}
+
 Test(walker, stop_with_thousands_of_directories_queued_returns_promptly) {
     test::TempTree tree;
     constexpr std::size_t subdirs = 2000;
