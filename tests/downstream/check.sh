@@ -27,7 +27,10 @@ cc -std=c11 -Wall -Werror $(pc --cflags) "$source/walk_count.c" -o "$work/walk_c
 c++ -std=c++20 -Wall -Werror $(pc --cflags) "$source/walk_count.cpp" -o "$work/walk_cpp" $(pc --libs)
 libdir=$(pc --variable=libdir)
 # The programs must load the installed shared library, not a static copy.
-LD_LIBRARY_PATH=$libdir ldd "$work/walk_c" | grep -q "libioq.so.1 => $libdir" ||
+# ldd's output is read whole first: `ldd | grep -q` under pipefail fails
+# at random when grep exits on its match while ldd still writes (SIGPIPE).
+libraries=$(LD_LIBRARY_PATH=$libdir ldd "$work/walk_c")
+grep -q "libioq.so.1 => $libdir" <<<"$libraries" ||
     { echo "downstream: walk_c does not use $libdir/libioq.so.1" >&2; exit 1; }
 
 tree=$work/tree
