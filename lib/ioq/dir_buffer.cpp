@@ -148,16 +148,24 @@ void DirBuffer::trim() noexcept {
     large_capacity_ = 0;
 }
 
-bool DirBuffer::may_hold_directories(bool links_too) const {
-    DirentCursor cursor(*this);
-    RawDirent dirent;
-    while (cursor.next(dirent)) {
-        if (dirent.type == DT_DIR || dirent.type == DT_UNKNOWN ||
-            (links_too && dirent.type == DT_LNK)) {
-            return true;
+std::size_t DirBuffer::count_directories(std::size_t limit, bool links_too) const {
+    // By type alone: no name is measured (DirentCursor would strlen each),
+    // since this runs on every directory a worker reads.
+    using namespace dirent_layout;
+    std::size_t count = 0;
+    for (const std::byte* record = data_; count < limit && record < data_ + size_;) {
+        unsigned short reclen;
+        std::memcpy(&reclen, record + reclen_offset, sizeof reclen);
+        auto type = static_cast<unsigned char>(record[type_offset]);
+        if (type == DT_DIR) {
+            const char* name = reinterpret_cast<const char*>(record + name_offset);
+            count += !(name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')));
+        } else {
+            count += type == DT_UNKNOWN || (links_too && type == DT_LNK);
         }
+        record += reclen;
     }
-    return false;
+    return count;
 }
 
 } // namespace ioq

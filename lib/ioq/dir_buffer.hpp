@@ -98,9 +98,10 @@ public:
     // statx calls the last stat_entries() made since the last fill().
     std::size_t stat_calls() const { return stat_count_; }
 
-    // Whether some entry may be a directory to descend into: DT_DIR, a
-    // DT_UNKNOWN to be looked at, or with links_too a DT_LNK.
-    bool may_hold_directories(bool links_too) const;
+    // How many entries may be directories to descend into (DT_DIR, a
+    // DT_UNKNOWN to be looked at, or with links_too a DT_LNK), counting
+    // no further than limit.
+    std::size_t count_directories(std::size_t limit, bool links_too) const;
 
     const std::byte* data() const { return data_; }
     std::size_t size() const { return size_; }

@@ -119,7 +119,14 @@ std::uint64_t IoQueue::cache_misses() const {
 
 void IoQueue::submit(std::span<Request* const> batch) noexcept {
     outstanding_ += batch.size();
-    start_pool_if_worth_it(batch.size(), nullptr);
+    if (!pool_) {
+        // Closes and stats run at submit: only directories can overlap.
+        std::size_t directories = 0;
+        for (const Request* request : batch) {
+            directories += request->op == Op::open_dir || request->op == Op::read_dir;
+        }
+        start_pool_if_worth_it(directories, nullptr);
+    }
     if (pool_) {
         outstanding_in_pool_ += batch.size();
         pool_->submit(batch);

@@ -50,7 +50,12 @@ struct Request {
     // ancestor and needs nothing else from it.  Freeing what the kernel
     // keeps for a read directory costs least right after the read (ext4's
     // htree of names, still in the cache); a breadth-first walk that closes
-    // a parent after its last child opened frees it long after.
+    // a parent after its last child opened frees it long after.  Except
+    // a directory with exactly one subdirectory: kept open, that child
+    // opens relative to it, one component instead of up to eight, and it
+    // closes right after: chains of single directories, as in Java
+    // package trees (the 2,000-deep chain: 1.19-1.21x the 1-thread floor
+    // walker before, 1.16-1.17x after, hyperfine 40 runs).
     bool close_after_read = false;
     bool closed = false;         // out: it was closed so; result is its old number
     // open_dir: when to fetch the directory's identity (one statx), so that

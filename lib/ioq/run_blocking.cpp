@@ -90,9 +90,12 @@ void read_entries(Request& request, int fd) noexcept {
     if (request.statx_mask) {
         buffer.stat_entries(fd, request.statx_mask, request.stat_flags);
     }
-    bool close = buffer.at_end() && !buffer.error() &&
-                 (request.close_after_read ||
-                  (request.close_leaf && !buffer.may_hold_directories(request.leaf_links_count)));
+    bool close = false;
+    if (buffer.at_end() && !buffer.error() && (request.close_after_read || request.close_leaf)) {
+        // One subdirectory: kept open for it (see close_after_read).
+        std::size_t directories = buffer.count_directories(2, request.leaf_links_count);
+        close = directories == 0 || (request.close_after_read && directories > 1);
+    }
     using Identify = Request::Identify;
     if (request.identify == Identify::always || (close && request.identify == Identify::if_closed)) {
         struct statx identity;

@@ -524,7 +524,9 @@ QUEUE_TEST(cancel_pending_returns_every_request_cancelled_or_done) {
     cr_expect_eq(test::count_open_fds(), fds_before, "%s: descriptors leaked", backend.label);
 }
 
-QUEUE_TEST(single_requests_run_inline_until_a_batch_arrives) {
+// Stats and closes run at submit, one or many: nothing to overlap.  Two
+// directory requests outstanding start a pool.
+QUEUE_TEST(requests_run_inline_until_two_directories_are_outstanding) {
     test::TempTree tree;
     tree.build("a/ b/");
     auto queue = std::make_unique<IoQueue>(options_for(backend, 16));
@@ -532,29 +534,69 @@ QUEUE_TEST(single_requests_run_inline_until_a_batch_arrives) {
     items.push_back(make_stat(tree.path("a"), AT_FDCWD, tree.path("a"), false, 0));
     items.push_back(make_stat(tree.path("b"), AT_FDCWD, tree.path("b"), false, 0));
     items.push_back(make_stat(tree.path("a"), AT_FDCWD, tree.path("a"), false, 0));
+    items.push_back(make_open(tree.path("a"), AT_FDCWD, 0));
+    items.push_back(make_open(tree.path("b"), AT_FDCWD, 0));
     finalize(items);
 
     Request* one = &items[0]->request;
     queue->submit(std::span<Request* const>(&one, 1));
-    cr_expect(!queue->workers_started(), "%s: a single request started the workers",
-              backend.label);
     std::vector<Request*> reaped(16);
     cr_expect_eq(queue->reap(reaped, false), 1u, "%s: an inline stat is done at submit",
                  backend.label);
+    Request* two_stats[] = {&items[1]->request, &items[2]->request};
+    queue->submit(two_stats);
+    cr_expect(!queue->workers_started(), "%s: two stats started the workers", backend.label);
+    cr_expect_eq(queue->reap(reaped, false), 2u, "%s: inline stats are done at submit",
+                 backend.label);
     cr_expect_eq(queue->outstanding(), 0u);
+    for (int i = 0; i < 3; ++i) {
+        cr_expect_eq(items[i]->request.result, 0);
+    }
 
-    Request* two[] = {&items[1]->request, &items[2]->request};
-    queue->submit(two);
+    Request* two_opens[] = {&items[3]->request, &items[4]->request};
+    queue->submit(two_opens);
     cr_expect_eq(queue->workers_started(), backend.expected != BackendKind::inline_calls,
-                 "%s: a batch of two: workers_started() is %d", backend.label,
+                 "%s: two opens: workers_started() is %d", backend.label,
                  queue->workers_started());
     std::size_t got = 0;
     while (queue->outstanding() > 0) {
         got += queue->reap(reaped, true);
     }
     cr_expect_eq(got, 2u);
-    cr_expect_eq(items[1]->request.result, 0);
-    cr_expect_eq(items[2]->request.result, 0);
+    for (int i = 3; i < 5; ++i) {
+        cr_assert_geq(items[i]->request.result, 0, "%s: open gave %d", backend.label,
+                      items[i]->request.result);
+        ::close(items[i]->request.result);
+    }
+}
+
+// close_after_read closes a directory once read, except one with exactly
+// one subdirectory, which stays open for that child to open relative to.
+QUEUE_TEST(close_after_read_keeps_a_directory_with_one_subdirectory_open) {
+    test::TempTree tree;
+    tree.build("none/f one/sub/ one/f two/s1/ two/s2/ two/f");
+    std::size_t fds_before = test::count_open_fds();
+    auto queue = std::make_unique<IoQueue>(options_for(backend, 16));
+    std::vector<std::unique_ptr<Expected>> items;
+    for (const char* name : {"none", "one", "two"}) {
+        items.push_back(make_open(tree.path(name), AT_FDCWD, 0));
+        items.back()->request.close_after_read = true;
+    }
+    finalize(items);
+    run_all(*queue, items, {0, 1, 2}, 5);
+    const bool want_closed[] = {true, false, true};
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const Request& request = items[i]->request;
+        cr_assert_geq(request.result, 0, "%s: %s: open gave %d", backend.label,
+                      items[i]->path.c_str(), request.result);
+        cr_expect_eq(request.closed, want_closed[i], "%s: %s: closed is %d", backend.label,
+                     items[i]->path.c_str(), request.closed);
+        if (!request.closed) {
+            ::close(request.result);
+        }
+    }
+    queue.reset();
+    cr_expect_eq(test::count_open_fds(), fds_before, "%s: descriptors leaked", backend.label);
 }
 
 // Inline, a directory is opened and read only when the caller waits for
