@@ -216,9 +216,11 @@ void IoQueue::add_worker_if_slow(std::chrono::steady_clock::time_point wait_star
     bool proven = blocks != blocks_seen_;
     blocks_seen_ = blocks;
     // Without proof (network file systems read no blocks, and some kernels
-    // count none), every second slow wait: one alone may be the thread
-    // losing its CPU, a device's latency comes again and again.
-    if (!proven && (++slow_waits_ % 2 != 0 || workers_running_ >= guessed_workers_limit)) {
+    // count none), every second slow wait, where the caller says guessing
+    // is right: one alone may be the thread losing its CPU, a device's
+    // latency comes again and again.
+    if (!proven && (!options_.guess_slow_devices || ++slow_waits_ % 2 != 0 ||
+                    workers_running_ >= guessed_workers_limit)) {
         return;
     }
     if (pool_->add_worker()) {

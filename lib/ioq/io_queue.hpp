@@ -50,6 +50,13 @@ struct QueueOptions {
     // io_uring opcode, so more workers keep more reads in flight).  0:
     // never more than `workers`.
     unsigned max_workers = 0;
+    // Whether a slow wait with no block read since the last look may
+    // still be a device's latency (then every second one adds a worker, up
+    // to 8): true for file systems that count no block reads (network,
+    // FUSE).  Where reads are counted, false: such a wait is a CPU shared
+    // with other work, and workers added only contend for it (see
+    // walk/counted_reads.hpp).
+    bool guess_slow_devices = true;
     // Directory requests the caller's thread runs itself before a pool may
     // start.  At 2, a search that ends within them (-name CodingStyle
     // -quit, two levels down in linux-6.1, found in the second directory

@@ -1,5 +1,7 @@
 #include "walker.hpp"
 
+#include "counted_reads.hpp"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -75,8 +77,17 @@ std::string root_base_name(const std::string& root) {
 
 } // namespace
 
+QueueOptions Walker::queue_options(const WalkOptions& options) {
+    QueueOptions queue = options.queue;
+    if (queue.max_workers > queue.workers) {
+        // Only a queue that may grow asks (one statfs per starting point).
+        queue.guess_slow_devices = !block_reads_are_counted(options.roots);
+    }
+    return queue;
+}
+
 Walker::Walker(WalkOptions options)
-    : options_(std::move(options)), queue_(options_.queue),
+    : options_(std::move(options)), queue_(queue_options(options_)),
       dirs_(options_.strategy, options_.read_ahead) {
     // Every directory read ahead may hold a descriptor, and so may each one
     // its open is relative to: keep both within the budget, with room for the

@@ -119,6 +119,7 @@ public:
     WalkStats stats() const;
 
 private:
+    static QueueOptions queue_options(const WalkOptions& options);
     enum class Enter : unsigned char { entered, failed, queue_empty };
     bool visit_next_root();
     bool start_next_round();

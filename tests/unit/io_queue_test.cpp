@@ -714,12 +714,14 @@ Test(io_queue_uring_2, pool_starts_after_two_directories) {
 // stat-ed, milliseconds) counts as slow, and every second slow wait adds a
 // worker, up to max_workers and never beyond it; with max_workers 0 the
 // pool keeps the workers it started with.
-static unsigned workers_after_slow_waits(const BackendCase& backend, unsigned max_workers) {
+static unsigned workers_after_slow_waits(const BackendCase& backend, unsigned max_workers,
+                                         bool guess = true) {
     skip_unless_usable(backend);
     test::TempTree tree;
     tree.many_files("big", 3000);
     QueueOptions options = options_for(backend, 16);
     options.max_workers = max_workers;
+    options.guess_slow_devices = guess;
     IoQueue queue(options);
     std::vector<Request*> reaped(2);
     for (int round = 0; round < 12; ++round) {
@@ -756,6 +758,12 @@ Test(io_queue_threads_1, slow_waits_add_workers_up_to_the_maximum) {
 
 Test(io_queue_threads_1, slow_waits_add_no_worker_without_a_maximum) {
     cr_expect_eq(workers_after_slow_waits(threads_1_case, 0), 1u);
+}
+
+// The tree was just written: reading it reads no block, so nothing proves
+// a device is waited for, and without guessing no slow wait adds a worker.
+Test(io_queue_threads_1, slow_waits_without_block_reads_add_no_worker_unless_guessing) {
+    cr_expect_eq(workers_after_slow_waits(threads_1_case, 3, false), 1u);
 }
 
 Test(io_queue_uring_2, slow_waits_add_workers_up_to_the_maximum) {
