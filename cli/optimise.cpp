@@ -41,7 +41,70 @@ void flatten_and(std::unique_ptr<Expr> expr, std::vector<std::unique_ptr<Expr>>&
     }
 }
 
+bool is_constant(const Expr& expr, ExprKind value) { return expr.kind == value; }
+
+// Whether evaluating expr can have no effect at all: no action, and no
+// test that might fetch metadata (and report a failure to) or prune.
+// The tests that cost nothing are those that only look at the name, the
+// path and d_type.
+bool is_pure(const Expr& expr) {
+    switch (expr.kind) {
+    case ExprKind::op_and:
+    case ExprKind::op_or:
+    case ExprKind::op_comma:
+        return is_pure(*expr.left) && is_pure(*expr.right);
+    case ExprKind::op_not:
+        return is_pure(*expr.left);
+    default:
+        return cost(expr) == 0;
+    }
+}
+
 } // namespace
+
+namespace {
+
+// -a and -o alike: `decisive` is the value that decides the operator
+// whatever the other side (false for -a, true for -o), `neutral` the one
+// that leaves it to the other side.
+void fold_binary(std::unique_ptr<Expr>& expr, ExprKind decisive, ExprKind neutral) {
+    if (is_constant(*expr->left, decisive) ||
+        (is_constant(*expr->right, decisive) && is_pure(*expr->left))) {
+        expr = std::make_unique<Expr>(decisive);  // the right never runs, or the left does nothing
+    } else if (is_constant(*expr->left, neutral)) {
+        expr = std::move(expr->right);
+    } else if (is_constant(*expr->right, neutral)) {
+        expr = std::move(expr->left);
+    }
+}
+
+} // namespace
+
+void fold_constants(std::unique_ptr<Expr>& expr) {
+    if (expr->left) {
+        fold_constants(expr->left);
+    }
+    if (expr->right) {
+        fold_constants(expr->right);
+    }
+    const ExprKind t = ExprKind::test_true, f = ExprKind::test_false;
+    switch (expr->kind) {
+    case ExprKind::op_not:
+        if (is_constant(*expr->left, t) || is_constant(*expr->left, f)) {
+            expr = std::make_unique<Expr>(is_constant(*expr->left, t) ? f : t);
+        }
+        return;
+    case ExprKind::op_and: fold_binary(expr, f, t); return;
+    case ExprKind::op_or: fold_binary(expr, t, f); return;
+    case ExprKind::op_comma:
+        if (is_pure(*expr->left)) {
+            expr = std::move(expr->right);
+        }
+        return;
+    default:
+        return;
+    }
+}
 
 void reorder_tests(std::unique_ptr<Expr>& expr) {
     if (expr->kind != ExprKind::op_and) {

@@ -157,6 +157,7 @@ public:
         }
         if (command_.optimisation_level > 0) {
             reorder_tests(expr);
+            fold_constants(expr);
         }
         command_.expr = std::move(expr);
         if (state_.seen_delete) {

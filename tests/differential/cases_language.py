@@ -550,6 +550,23 @@ case("daystart_after_test_no_warning", "ROOT/a", "-name", "x", "-daystart", tty=
 case("regextype_after_test_no_warning", "ROOT/a", "-name", "x", "-regextype", "emacs", tty=True)
 for level in ("0", "1", "2", "3"):
     case(f"optimisation_level_O{level}", f"-O{level}", "ROOT/a", "-name", "*.c")
+# Constants the optimiser folds away (cli/optimise.hpp): what runs must not change.
+for level in ("0", "1"):
+    case(f"constant_false_or_print_O{level}", f"-O{level}", "ROOT", "-false", "-o", "-print")
+    case(f"constant_true_or_print_prints_nothing_O{level}", f"-O{level}", "ROOT", "-true", "-o",
+         "-print")
+    case(f"constant_not_true_or_name_O{level}", f"-O{level}", "ROOT", "!", "-true", "-o",
+         "-name", "*.c", "-print")
+    case(f"constant_name_comma_print_O{level}", f"-O{level}", "ROOT", "-maxdepth", "2",
+         "-name", "*.c", ",", "-print")
+    case(f"constant_quit_and_true_or_print_O{level}", f"-O{level}", "ROOT", "-quit", "-a",
+         "-true", "-o", "-print")
+    case(f"constant_print_and_false_or_print0_O{level}", f"-O{level}", "ROOT/a", "-print",
+         "-false", "-o", "-printf", "%p!\\n")
+    case(f"constant_name_false_delete_keeps_all_O{level}", f"-O{level}", "ROOT/del", "-name",
+         "*", "-false", "-delete", tree_after=True)
+    case(f"constant_exec_false_or_true_print_O{level}", f"-O{level}", "ROOT/a", "-exec",
+         "false", ";", "-o", "-true", "-print")
 err("optimisation_level_missing", "-O", "ROOT")
 err("optimisation_level_not_a_number", "-Ox", "ROOT")
 err("optimisation_level_trailing_garbage", "-O3x", "ROOT")

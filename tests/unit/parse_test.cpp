@@ -159,6 +159,12 @@ void expect_shape(const std::vector<std::string>& args, const std::string& want,
               want.c_str(), why);
 }
 
+// The tree as parsed, before the optimiser (-O0) folds -true and -false.
+void expect_grammar(std::vector<std::string> args, const std::string& want, const char* why = "") {
+    args.insert(args.begin(), "-O0");
+    expect_shape(args, want, why);
+}
+
 // GNU find's exit status for these arguments, run in an empty directory with
 // nothing on stdin; -1 if it could not be run.
 int gnu_find_status(const std::vector<std::string>& args) {
@@ -312,11 +318,11 @@ Test(parse, implicit_print_is_added_only_without_an_action) {
     expect_shape({"a", "-print0"}, "print0");
     expect_shape({"a", "-quit"}, "quit");
     expect_shape({"a", "-name", "x", "-o", "-print"}, "(or (name x) print)");
-    expect_shape({"a", "(", "-false", "-o", "-print0", ")"}, "(or false print0)");
+    expect_grammar({"a", "(", "-false", "-o", "-print0", ")"}, "(or false print0)");
     expect_shape({"a", "!", "-print"}, "(not print)",
                  "an action anywhere, even negated, suppresses the implicit -print");
-    expect_shape({"a", "-maxdepth", "1"}, "(and true print)",
-                 "a global option is not an action");
+    expect_grammar({"a", "-maxdepth", "1"}, "(and true print)",
+                   "a global option is not an action");
 }
 
 Test(parse, has_action_looks_through_every_operator) {
@@ -341,34 +347,34 @@ Test(parse, has_action_looks_through_every_operator) {
 // --------------------------------------------------------------------------
 
 Test(parse, or_binds_looser_than_implicit_and) {
-    expect_shape({"-true", "-false", "-o", "-print"}, "(or (and true false) print)");
-    expect_shape({"-print", "-o", "-false", "-true"}, "(or print (and false true))");
-    expect_shape({"-true", "-a", "-false", "-or", "-print", "-and", "-true"}, "(or (and true false) (and print true))");
+    expect_grammar({"-true", "-false", "-o", "-print"}, "(or (and true false) print)");
+    expect_grammar({"-print", "-o", "-false", "-true"}, "(or print (and false true))");
+    expect_grammar({"-true", "-a", "-false", "-or", "-print", "-and", "-true"}, "(or (and true false) (and print true))");
 }
 
 Test(parse, not_binds_tightest) {
-    expect_shape({"!", "-true", "-false"}, "(and (and (not true) false) print)");
-    expect_shape({"-not", "-true", "-o", "-print"}, "(or (not true) print)");
-    expect_shape({"!", "!", "-print"}, "(not (not print))");
-    expect_shape({"!", "(", "-true", "-o", "-false", ")", "-print"}, "(and (not (or true false)) print)");
+    expect_grammar({"!", "-true", "-false"}, "(and (and (not true) false) print)");
+    expect_grammar({"-not", "-true", "-o", "-print"}, "(or (not true) print)");
+    expect_grammar({"!", "!", "-print"}, "(not (not print))");
+    expect_grammar({"!", "(", "-true", "-o", "-false", ")", "-print"}, "(and (not (or true false)) print)");
 }
 
 Test(parse, comma_binds_loosest) {
-    expect_shape({"-true", "-o", "-false", ",", "-print"}, "(, (or true false) print)");
-    expect_shape({"-print", ",", "-false", "-o", "-true", "-print0"}, "(, print (or false (and true print0)))");
-    expect_shape({"(", "-print", ",", "-true", ")", "-false"}, "(and (, print true) false)",
+    expect_grammar({"-true", "-o", "-false", ",", "-print"}, "(, (or true false) print)");
+    expect_grammar({"-print", ",", "-false", "-o", "-true", "-print0"}, "(, print (or false (and true print0)))");
+    expect_grammar({"(", "-print", ",", "-true", ")", "-false"}, "(and (, print true) false)",
                  "parentheses hold a comma list");
 }
 
 Test(parse, operators_of_equal_strength_group_left_to_right) {
-    expect_shape({"-print", "-o", "-false", "-o", "-true"}, "(or (or print false) true)");
-    expect_shape({"-print", "-false", "-a", "-true"}, "(and (and print false) true)");
-    expect_shape({"-print", ",", "-false", ",", "-true"}, "(, (, print false) true)");
+    expect_grammar({"-print", "-o", "-false", "-o", "-true"}, "(or (or print false) true)");
+    expect_grammar({"-print", "-false", "-a", "-true"}, "(and (and print false) true)");
+    expect_grammar({"-print", ",", "-false", ",", "-true"}, "(, (, print false) true)");
 }
 
 Test(parse, global_options_leave_the_tree_and_set_the_command) {
     StderrCapture capture;
-    Command command = parse({"a", "-maxdepth", "3", "-name", "x", "-mindepth", "0007"});
+    Command command = parse({"-O0", "a", "-maxdepth", "3", "-name", "x", "-mindepth", "0007"});
     capture.text();
     cr_expect_eq(command.max_depth, 3);
     cr_expect_eq(command.min_depth, 7);
@@ -537,6 +543,27 @@ Test(parse, operators_without_operands_are_refused) {
     for (const Refusal& refusal : refusals) {
         expect_refused(refusal);
     }
+}
+
+Test(parse, constants_fold_into_their_operators_without_losing_an_effect) {
+    expect_shape({"a", "-false"}, "false", "the implicit -print never runs");
+    expect_shape({"a", "-maxdepth", "1", "-name", "x"}, "(and (name x) print)",
+                 "a positional option leaves no -true behind");
+    expect_shape({"a", "-true", "-o", "-print"}, "true", "-print never runs");
+    expect_shape({"a", "-false", "-o", "-print"}, "print");
+    expect_shape({"a", "!", "-true", "-o", "-print"}, "print");
+    expect_shape({"a", "!", "(", "-true", "-o", "-false", ")", "-print"}, "false");
+    expect_shape({"a", "-name", "x", "-false"}, "false", "a name test does nothing");
+    expect_shape({"a", "-name", "x", "-o", "-true"}, "print", "always true: -print always runs");
+    expect_shape({"a", "-name", "x", ",", "-print"}, "print");
+    expect_shape({"a", "-size", "+1k", ",", "-print"}, "(, stat-test print)",
+                 "a metadata test may report a failure: it stays");
+    expect_shape({"a", "-size", "+1k", "-false"}, "false",
+                 "cheap tests first: -false, and -size never ran even before folding");
+    expect_shape({"a", "-print", "-false"}, "(and print false)", "an action stays");
+    expect_shape({"a", "-prune", "-o", "-true"}, "(and (or prune true) print)", "-prune stays");
+    expect_shape({"a", "-print", ",", "-false", "-o", "-print0"}, "(, print print0)");
+    expect_grammar({"a", "-false"}, "(and false print)", "-O0 folds nothing");
 }
 
 Test(parse, cheap_tests_move_before_tests_needing_metadata_but_never_across_actions) {
