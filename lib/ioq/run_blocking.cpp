@@ -93,7 +93,8 @@ void read_entries(Request& request, int fd) noexcept {
     bool close = false;
     if (buffer.at_end() && !buffer.error() && (request.close_after_read || request.close_leaf)) {
         // One subdirectory: kept open for it (see close_after_read).
-        std::size_t directories = buffer.count_directories(2, request.leaf_links_count);
+        std::size_t directories =
+            buffer.count_directories(request.close_after_read ? 2 : 1, request.leaf_links_count);
         close = directories == 0 || (request.close_after_read && directories > 1);
     }
     using Identify = Request::Identify;
