@@ -27,7 +27,7 @@ void InlineBackend::run(Request& request) {
 
 void InlineBackend::submit(std::span<Request* const> batch) {
     for (Request* request : batch) {
-        if (request->op == Op::open_dir || request->op == Op::read_dir) {
+        if (is_directory_request(*request)) {
             if (first_pending_ > 0 && pending_.size() == pending_.capacity()) {
                 compact_pending();
             }
@@ -40,10 +40,7 @@ void InlineBackend::submit(std::span<Request* const> batch) {
 
 std::size_t InlineBackend::reap(std::span<Request*> out, bool wait) {
     if (wait && first_done_ == done_.size() && pending() > 0 && !out.empty()) {
-        Request* oldest = pending_[first_pending_];
-        drop_pending(first_pending_);
-        ++directories_run_;
-        run(*oldest);
+        run(*start_pending(first_pending_));
     }
     std::size_t taken = std::min(out.size(), done_.size() - first_done_);
     std::copy_n(done_.begin() + static_cast<std::ptrdiff_t>(first_done_), taken, out.begin());
@@ -55,17 +52,6 @@ std::size_t InlineBackend::reap(std::span<Request*> out, bool wait) {
     return taken;
 }
 
-std::size_t InlineBackend::run_pending_here(std::span<Request*> out) {
-    std::size_t n = std::min(out.size(), pending());
-    for (std::size_t i = 0; i < n; ++i) {
-        out[i] = pending_[first_pending_];
-        drop_pending(first_pending_);
-        ++directories_run_;
-        run_blocking(*out[i]);
-    }
-    return n;
-}
-
 bool InlineBackend::run_here(Request* request) {
     // Breadth-first, the one waited for is the oldest: found at once.
     auto found = std::find(pending_.begin() + static_cast<std::ptrdiff_t>(first_pending_),
@@ -73,13 +59,13 @@ bool InlineBackend::run_here(Request* request) {
     if (found == pending_.end()) {
         return false;
     }
-    drop_pending(static_cast<std::size_t>(found - pending_.begin()));
-    ++directories_run_;
-    run_blocking(*request);
+    run_blocking(*start_pending(static_cast<std::size_t>(found - pending_.begin())));
     return true;
 }
 
-void InlineBackend::drop_pending(std::size_t index) {
+Request* InlineBackend::start_pending(std::size_t index) {
+    Request* request = pending_[index];
+    ++directories_run_;
     if (index == first_pending_) {
         ++first_pending_;
     } else {
@@ -89,6 +75,7 @@ void InlineBackend::drop_pending(std::size_t index) {
         pending_.clear();
         first_pending_ = 0;
     }
+    return request;
 }
 
 void InlineBackend::compact_pending() {

@@ -40,7 +40,6 @@ public:
     void submit(std::span<Request* const> batch) override;
     // With wait and nothing finished: runs the oldest pending request.
     std::size_t reap(std::span<Request*> out, bool wait) override;
-    std::size_t run_pending_here(std::span<Request*> out) override;
     bool run_here(Request* request) override;
     void cancel_pending() override;
 
@@ -56,7 +55,9 @@ public:
 private:
     void run(Request& request);
     void push_done(Request* request);
-    void drop_pending(std::size_t index);
+    // Takes pending_[index] out of the list, counted as run: the caller
+    // runs it next.
+    Request* start_pending(std::size_t index);
     void compact_pending();
 
     std::vector<Request*> pending_;

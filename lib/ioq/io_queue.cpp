@@ -123,7 +123,7 @@ void IoQueue::submit(std::span<Request* const> batch) noexcept {
         // Closes and stats run at submit: only directories can overlap.
         std::size_t directories = 0;
         for (const Request* request : batch) {
-            directories += request->op == Op::open_dir || request->op == Op::read_dir;
+            directories += is_directory_request(*request);
         }
         start_pool_if_worth_it(directories, nullptr);
     }

@@ -82,6 +82,12 @@ struct Request {
     int result = 0;
 };
 
+// Whether the request opens or reads a directory: the requests worth
+// handing to workers (a close or a stat is one short call).
+inline bool is_directory_request(const Request& request) {
+    return request.op == Op::open_dir || request.op == Op::read_dir;
+}
+
 // Reads the next entries of an open directory into the request's buffer, and
 // their metadata if the request asks for it.
 void read_entries(Request& request, int fd) noexcept;
