@@ -152,10 +152,8 @@ const Entry* Walker::next() {
         if (current_) {
             RawDirent dirent;
             if (next_dirent(dirent)) {
-                path_.resize(base_len_);
-                path_.append(dirent.name);
-                entry_.path = path_;
-                entry_.name = std::string_view(path_).substr(base_len_);
+                entry_.path = entry_path_.with_name(dirent.name);
+                entry_.name = entry_.path.substr(entry_path_.prefix_size());
                 entry_.depth = current_->depth + 1;
                 entry_.type = type_from_dirent(dirent.type);
                 if (look_ahead_ && entry_.type == EntryType::directory &&
@@ -577,7 +575,7 @@ Walker::Enter Walker::enter_next_directory() {
     if (path_.empty() || path_.back() != '/') {
         path_.push_back('/');
     }
-    base_len_ = path_.size();
+    entry_path_.set_prefix(path_);
     cursor_ = DirentCursor(node->slot->buffer);
     entry_index_ = 0;
     if (look_ahead_) {
@@ -1289,7 +1287,7 @@ int Walker::entry_location(int& dirfd, const char*& name) {
     }
     if (entry_.depth == 0 || entry_.error || entry_dirfd_ == AT_FDCWD) {
         dirfd = AT_FDCWD;
-        name = path_.c_str();
+        name = entry_.path.data();
         return 0;
     }
     if (entry_dirfd_ == closed_leaf) {
@@ -1314,7 +1312,7 @@ int Walker::raw_stat(unsigned mask, bool follow, struct statx& out) {
     }
     ++stats_.stats;
     return IoQueue::stat_now(entry_dirfd_,
-                             entry_dirfd_ == AT_FDCWD ? path_.c_str() : entry_.name.data(),
+                             entry_dirfd_ == AT_FDCWD ? entry_.path.data() : entry_.name.data(),
                              follow ? 0 : AT_SYMLINK_NOFOLLOW, mask, out);
 }
 

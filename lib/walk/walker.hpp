@@ -53,6 +53,7 @@
 #include "dir_node.hpp"
 #include "dir_queue.hpp"
 #include "entry.hpp"
+#include "entry_path.hpp"
 #include "fd_budget.hpp"
 #include "sorted_dirents.hpp"
 #include "walk_options.hpp"
@@ -282,9 +283,12 @@ private:
     SortedDirents sorted_;  // used instead of cursor_ with sort_names
     bool stopped_ = false;
 
-    // The entry handed out last, and the path buffer it points into.
+    // The entry handed out last, and the path buffers it points into:
+    // entry_path_ for the entries read from current_, path_ for the rest
+    // (starting points, errors, post-order visits) and for current_'s own.
     Entry entry_;
     std::string path_;
+    EntryPath entry_path_;
     int entry_dirfd_ = AT_FDCWD;
     // The parent of a directory reported after its contents (post-order),
     // pinned until next() so that entry_location() can reach it.
@@ -304,7 +308,6 @@ private:
     FreeList<Request> closes_;  // close requests, reused
     DirNode* idle_head_ = nullptr;  // consumed nodes holding an fd, oldest first
     DirNode* idle_tail_ = nullptr;
-    std::size_t base_len_ = 0;      // length of current_'s path plus separator
     std::string root_name_;
     std::string loop_ancestor_path_;  // what entry_.loop_ancestor points into
 };
