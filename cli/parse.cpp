@@ -289,8 +289,11 @@ private:
                 command_.strategy = IOQ_STRATEGY_IDS;
             } else if (value == "eds") {
                 command_.strategy = IOQ_STRATEGY_EDS;
+            } else if (value == "hybrid") {
+                command_.strategy = IOQ_STRATEGY_HYBRID;
             } else {
-                fail("unknown search strategy `" + value + "' (expected bfs, dfs, ids or eds)");
+                fail("unknown search strategy `" + value +
+                     "' (expected hybrid, bfs, dfs, ids or eds)");
             }
         } else {
             command_.threads = parse_count("-j", value);

@@ -1,6 +1,7 @@
 // Parsing a find command line.
 //
-//   ufind [-H|-L|-P] [-D flags] [-Olevel] [-S bfs|dfs|ids|eds] [-jN] [-s] [path...] [expression]
+//   ufind [-H|-L|-P] [-D flags] [-Olevel] [-S hybrid|bfs|dfs|ids|eds] [-jN] [-s]
+//         [path...] [expression]
 //
 // The grammar is GNU find's, loosest binding first:
 //
@@ -34,7 +35,7 @@ struct Command {
     int min_depth = 0;
     int max_depth = -1;  // no limit
     int threads = -1;    // -j: threads in all; -1 picks from the CPUs
-    ioq_strategy strategy = IOQ_STRATEGY_BFS;
+    ioq_strategy strategy = IOQ_STRATEGY_HYBRID;
     bool post_order = false;   // -depth: directories after their contents
     ioq_symlinks symlinks = IOQ_SYMLINKS_PHYSICAL;  // -P, -H, -L, -follow
     bool same_device = false;  // -xdev, -mount

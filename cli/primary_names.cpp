@@ -94,7 +94,7 @@ constexpr WordInfo words[] = {
     {"-prune", "", G::action, "do not descend into this directory"},
     {"-quit", "", G::action, "stop at once"},
     // ufind's own options
-    {"-S", "STRATEGY", G::ufind_option, "search strategy: bfs (default), dfs, ids, eds"},
+    {"-S", "STRATEGY", G::ufind_option, "search strategy: hybrid (default), bfs, dfs, ids, eds"},
     {"-j", "N", G::ufind_option, "use N threads in all"},
     {"-color", "", G::ufind_option, "color paths as ls does, from LS_COLORS"},
     {"-nocolor", "", G::ufind_option, "never color"},

@@ -88,7 +88,7 @@ _ufind()
             return 0
             ;;
         -S)
-            COMPREPLY=($(compgen -W "bfs dfs ids eds" -- "$cur"))
+            COMPREPLY=($(compgen -W "hybrid bfs dfs ids eds" -- "$cur"))
             return 0
             ;;
         -regextype)

@@ -131,7 +131,7 @@ complete -c ufind -o prune -d 'Do not descend into this directory'
 complete -c ufind -o quit -d 'Stop at once'
 
 # ufind's own options
-complete -c ufind -s S -x -d 'Search strategy' -a 'bfs\t"Breadth first (default)" dfs\t"Depth first" ids\t"Iterative deepening" eds\t"Exponential deepening"'
+complete -c ufind -s S -x -d 'Search strategy' -a 'hybrid\t"Depth 2 first, then depth first (default)" bfs\t"Breadth first" dfs\t"Depth first" ids\t"Iterative deepening" eds\t"Exponential deepening"'
 complete -c ufind -s j -x -d 'Use N threads in all'
 complete -c ufind -o color -d 'Color paths as ls does, from LS_COLORS'
 complete -c ufind -o nocolor -d 'Never color'

@@ -83,7 +83,7 @@ extern "C" {
 
 void ioq_walk_options_init(struct ioq_walk_options* options) {
     *options = {};
-    options->strategy = IOQ_STRATEGY_BFS;
+    options->strategy = IOQ_STRATEGY_HYBRID;
     options->backend = IOQ_BACKEND_AUTO;
     options->workers = -1;
     options->min_depth = 0;
@@ -115,9 +115,9 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
     int strategy = enum_value(options->strategy);
     int backend = enum_value(options->backend);
     int symlinks = enum_value(options->symlinks);
-    if (strategy < IOQ_STRATEGY_BFS || strategy > IOQ_STRATEGY_EDS || backend < IOQ_BACKEND_AUTO ||
-        backend > IOQ_BACKEND_INLINE || symlinks < IOQ_SYMLINKS_PHYSICAL ||
-        symlinks > IOQ_SYMLINKS_LOGICAL) {
+    if (strategy < IOQ_STRATEGY_BFS || strategy > IOQ_STRATEGY_HYBRID ||
+        backend < IOQ_BACKEND_AUTO || backend > IOQ_BACKEND_INLINE ||
+        symlinks < IOQ_SYMLINKS_PHYSICAL || symlinks > IOQ_SYMLINKS_LOGICAL) {
         return -EINVAL;
     }
     try {
@@ -135,6 +135,7 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
         case IOQ_STRATEGY_DFS: walk_options.strategy = ioq::walk::Strategy::dfs; break;
         case IOQ_STRATEGY_IDS: walk_options.strategy = ioq::walk::Strategy::ids; break;
         case IOQ_STRATEGY_EDS: walk_options.strategy = ioq::walk::Strategy::eds; break;
+        case IOQ_STRATEGY_HYBRID: walk_options.strategy = ioq::walk::Strategy::hybrid; break;
         }
         walk_options.post_order = options->post_order != 0;
         walk_options.symlinks = static_cast<ioq::walk::Symlinks>(symlinks);

@@ -58,6 +58,8 @@ enum ioq_strategy {
     IOQ_STRATEGY_DFS,      /* depth first: a directory's subdirectories before its siblings' */
     IOQ_STRATEGY_IDS,      /* iterative deepening: depth-first rounds, one level deeper each */
     IOQ_STRATEGY_EDS,      /* exponential deepening: like IDS, the depth bound doubling */
+    IOQ_STRATEGY_HYBRID,   /* ioq_walk_options_init's: per starting point, every entry to
+                            * depth 2, then depth first below (re-reading depths 0 and 1) */
 };
 
 /* Which symbolic links the walk follows. */

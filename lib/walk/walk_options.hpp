@@ -16,7 +16,9 @@ namespace ioq::walk {
 //   ids  iterative deepening: depth-first rounds, each one level deeper,
 //        each reporting only what the previous rounds did not reach
 //   eds  exponential deepening: like ids, but the depth bound doubles
-enum class Strategy : unsigned char { bfs, dfs, ids, eds };
+//   hybrid  two rounds per starting point: depths to 2 first, then depth
+//        first for the rest (see walker.hpp)
+enum class Strategy : unsigned char { bfs, dfs, ids, eds, hybrid };
 
 // Which symbolic links the walk follows, as find's -P, -H and -L.
 enum class Symlinks : unsigned char { physical, roots, logical };

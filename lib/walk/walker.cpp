@@ -97,13 +97,11 @@ Walker::Walker(WalkOptions options)
     options_.read_ahead = std::min(options_.read_ahead, queue_.capacity() / 2);
     to_submit_.reserve(queue_.capacity());
     close_leaves_ = !options_.hold_directories;
-    rounds_ = (options_.strategy == Strategy::ids || options_.strategy == Strategy::eds) &&
+    rounds_ = (options_.strategy == Strategy::ids || options_.strategy == Strategy::eds ||
+               options_.strategy == Strategy::hybrid) &&
               !options_.post_order;
-    if (rounds_) {
-        round_bound_ = std::min(1, options_.max_depth);
-    }
-    depth_limit_ = std::min(options_.max_depth, round_bound_);
-    report_min_ = std::max(options_.min_depth, round_min_);
+    rounds_per_root_ = rounds_ && options_.strategy == Strategy::hybrid;
+    begin_rounds();
     need_identity_ = options_.symlinks == Symlinks::logical || options_.same_device;
     if (options_.eager_stat_mask) {
         // What resolve_entry() asks for comes from the same call.
@@ -125,8 +123,10 @@ Walker::Walker(WalkOptions options)
                   !options_.sort_names && !need_identity_;
 }
 
-void Walker::ask_for_entry_stats(Request& request) const {
-    request.statx_mask = options_.eager_stat_mask;
+void Walker::ask_for_entry_stats(Request& request, const DirNode* node) const {
+    // A later round reads the top directories again only for what lies
+    // below them: an earlier round reported their entries.
+    request.statx_mask = node->depth + 1 < round_min_ ? 0 : options_.eager_stat_mask;
     request.stat_flags = options_.symlinks == Symlinks::logical ? 0 : AT_SYMLINK_NOFOLLOW;
 }
 
@@ -213,13 +213,20 @@ const Entry* Walker::next() {
         case Enter::failed: return &entry_;
         case Enter::queue_empty: break;
         }
+        if (rounds_per_root_ && next_root_ > 0 && start_next_round()) {
+            continue;
+        }
         if (next_root_ < options_.roots.size()) {
+            if (rounds_per_root_ && next_root_ != rounds_root_) {
+                begin_rounds();  // the last starting point is done with
+                rounds_root_ = next_root_;
+            }
             if (visit_next_root()) {
                 return &entry_;
             }
             continue;
         }
-        if (start_next_round()) {
+        if (!rounds_per_root_ && start_next_round()) {
             continue;
         }
         end_of_walk();
@@ -364,18 +371,36 @@ void Walker::drop_finished() {
     }
 }
 
+void Walker::begin_rounds() {
+    round_ = 0;
+    round_min_ = 0;
+    round_bound_ = INT_MAX;
+    if (rounds_) {
+        int first = options_.strategy == Strategy::hybrid ? hybrid_first_bound : 1;
+        round_bound_ = std::min(first, options_.max_depth);
+    }
+    round_truncated_ = false;
+    depth_limit_ = std::min(options_.max_depth, round_bound_);
+    report_min_ = std::max(options_.min_depth, round_min_);
+    pruned_.clear();
+    finished_.clear();
+}
+
 bool Walker::start_next_round() {
     if (!rounds_ || !round_truncated_) {
         return false;
     }
     ++round_;
     round_min_ = round_bound_ + 1;
-    int next_bound = options_.strategy == Strategy::ids ? round_bound_ + 1 : round_bound_ * 2;
+    int next_bound = options_.strategy == Strategy::ids ? round_bound_ + 1
+                     : options_.strategy == Strategy::eds ? round_bound_ * 2
+                                                          : INT_MAX;
     round_bound_ = std::min(next_bound, options_.max_depth);
     round_truncated_ = false;
     depth_limit_ = std::min(options_.max_depth, round_bound_);
     report_min_ = std::max(options_.min_depth, round_min_);
-    next_root_ = 0;
+    // The same starting point again, or all of them from the first.
+    next_root_ = rounds_per_root_ ? next_root_ - 1 : 0;
     return true;
 }
 
@@ -433,12 +458,22 @@ bool Walker::visit_next_root() {
     int flags = follow ? 0 : AT_SYMLINK_NOFOLLOW;
     // What the caller will ask of every entry comes in the same call.
     const unsigned mask = STATX_TYPE | STATX_INO | options_.eager_stat_mask;
-    int result = IoQueue::stat_now(AT_FDCWD, path_.c_str(), flags, mask, buf);
-    if (follow && (result == -ENOENT || result == -ENOTDIR)) {
-        flags = AT_SYMLINK_NOFOLLOW;
+    int result = 0;
+    if (rounds_per_root_ && round_ > 0) {
+        // The same starting point again, as the first round found it (a
+        // failure there ended its rounds).
+        buf = root_seen_;
+        flags = root_seen_flags_;
+    } else {
         result = IoQueue::stat_now(AT_FDCWD, path_.c_str(), flags, mask, buf);
+        if (follow && (result == -ENOENT || result == -ENOTDIR)) {
+            flags = AT_SYMLINK_NOFOLLOW;
+            result = IoQueue::stat_now(AT_FDCWD, path_.c_str(), flags, mask, buf);
+        }
+        ++stats_.stats;
+        root_seen_ = buf;
+        root_seen_flags_ = flags;
     }
-    ++stats_.stats;
     if (result < 0) {
         if (round_min_ > 0) {
             return false;  // reported in the first round
@@ -670,7 +705,7 @@ bool Walker::read_more() {
     request.op = Op::read_dir;
     request.fd = current_->fd;
     request.buffer = &current_->slot->buffer;
-    ask_for_entry_stats(request);
+    ask_for_entry_stats(request, current_);
     request.cookie = current_;
     current_->state = DirNode::State::reading;
     to_submit_.push_back(&request);
@@ -782,7 +817,7 @@ void Walker::submit_open(DirNode* node) {
     request.op = Op::open_dir;
     request.cookie = node;
     request.buffer = &node->slot->buffer;
-    ask_for_entry_stats(request);
+    ask_for_entry_stats(request, node);
     request.close_leaf = close_leaves_;
     // A walk that needs nothing more of a directory once read (see
     // close_after_read_) need not keep it open for its children either:

@@ -1014,7 +1014,7 @@ def main() -> int:
         description="Compare ufind against GNU find on a generated tree.")
     parser.add_argument("--ufind", required=True, help="ufind executable")
     parser.add_argument("--find", default="find", help="GNU find (the oracle)")
-    parser.add_argument("--strategy", choices=("bfs", "dfs", "ids", "eds"),
+    parser.add_argument("--strategy", choices=("hybrid", "bfs", "dfs", "ids", "eds"),
                         help="run ufind with -S STRATEGY (find gets the same "
                              "arguments without it)")
     parser.add_argument("--optimisation", choices=("0", "1", "2", "3"),

@@ -322,6 +322,7 @@ std::vector<Config> all_configs() {
         configs.push_back({"dfs", backend, IOQ_STRATEGY_DFS});
         configs.push_back({"ids", backend, IOQ_STRATEGY_IDS});
         configs.push_back({"eds", backend, IOQ_STRATEGY_EDS});
+        configs.push_back({"hybrid", backend, IOQ_STRATEGY_HYBRID});
         Config sorted{"bfs sorted", backend, IOQ_STRATEGY_BFS};
         sorted.sort_names = true;
         configs.push_back(sorted);

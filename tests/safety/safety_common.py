@@ -38,7 +38,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
-STRATEGIES = ("bfs", "dfs", "ids", "eds")
+STRATEGIES = ("hybrid", "bfs", "dfs", "ids", "eds")
 BACKENDS = ("uring", "threads", "inline")
 COMBINATIONS = tuple((s, b) for s in STRATEGIES for b in BACKENDS)
 

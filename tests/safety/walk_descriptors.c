@@ -531,7 +531,7 @@ int main(int argc, char **argv) {
     const enum ioq_backend backends[] = {IOQ_BACKEND_URING, IOQ_BACKEND_THREADS,
                                          IOQ_BACKEND_INLINE};
     for (size_t b = 0; b < 3; ++b) {
-        for (int strategy = IOQ_STRATEGY_BFS; strategy <= IOQ_STRATEGY_EDS; ++strategy) {
+        for (int strategy = IOQ_STRATEGY_BFS; strategy <= IOQ_STRATEGY_HYBRID; ++strategy) {
             for (int post_order = 0; post_order <= 1; ++post_order) {
                 for (int symlinks = IOQ_SYMLINKS_PHYSICAL; symlinks <= IOQ_SYMLINKS_LOGICAL;
                      symlinks += 2) {

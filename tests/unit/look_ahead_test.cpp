@@ -26,7 +26,8 @@ using namespace test::walk_names;
 
 namespace {
 
-constexpr Strategy depth_first[] = {Strategy::dfs, Strategy::ids, Strategy::eds};
+constexpr Strategy depth_first[] = {Strategy::dfs, Strategy::ids, Strategy::eds,
+                                    Strategy::hybrid};
 
 // Subdirectories at every level, wide and deep: a uniform tree (depth 4), a
 // chain past three anchor levels (depth 8, 16, 24: their nodes hold full

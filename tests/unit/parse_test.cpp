@@ -287,7 +287,7 @@ Test(parse, leading_options_are_taken_before_the_paths) {
     cr_expect_eq(defaults.min_depth, 0);
     cr_expect_eq(defaults.max_depth, -1);
     cr_expect_eq(defaults.threads, -1);
-    cr_expect_eq(defaults.strategy, IOQ_STRATEGY_BFS);
+    cr_expect_eq(defaults.strategy, IOQ_STRATEGY_HYBRID);
     cr_expect(!defaults.debug_stats);
     cr_expect_eq(ufind::exit_status(), 0, "nothing was refused");
 }

@@ -202,7 +202,8 @@ std::string first_offence(const WalkResult& result, Strategy strategy, bool link
     if (!result.problems.empty()) {
         return result.problems.front();
     }
-    bool rounds = strategy == Strategy::ids || strategy == Strategy::eds;
+    bool rounds = strategy == Strategy::ids || strategy == Strategy::eds ||
+                  strategy == Strategy::hybrid;
     std::set<std::string> reported, failed;
     for (const Seen& seen : result.entries) {
         if (seen.error) {
@@ -498,7 +499,8 @@ Test(race, directory_replaced_by_a_link_is_never_followed_when_looking_ahead, .t
     test::TempTree tree;
     make_wide_tree(tree);
     for (const WalkBackend& backend : test::plain_backends()) {
-        for (Strategy strategy : {Strategy::dfs, Strategy::ids, Strategy::eds}) {
+        for (Strategy strategy :
+             {Strategy::dfs, Strategy::ids, Strategy::eds, Strategy::hybrid}) {
             for (bool names_only : {false, true}) {
                 std::string offence =
                     walk_with_swaps_at_every_step(tree, backend, strategy, names_only, true);

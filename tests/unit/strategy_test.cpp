@@ -1,4 +1,4 @@
-// Unit tests of the search strategies (bfs, dfs, ids, eds; see
+// Unit tests of the search strategies (bfs, dfs, ids, eds, hybrid; see
 // lib/walk/dir_queue.hpp and the rounds in lib/walk/walker.hpp), in pre-order
 // and post-order, under every backend.
 //
@@ -15,6 +15,8 @@
 //         the depths past the last bound
 //   dfs   a parent before its children, everything below a directory in one
 //         contiguous run
+//   hybrid every entry to depth 2 first, then as dfs below each directory
+//         at depth 2; each starting point's rounds before the next one's
 //   post-order (every strategy): a directory after everything below it;
 //         dfs, ids and eds then walk depth first, so a directory's subtree
 //         and the directory itself form one run that the directory ends
@@ -329,6 +331,93 @@ Test(strategy, eds_reports_each_round_deeper_than_the_last) {
                       before.path.c_str(), before.depth, eds_round(before.depth));
         }
         cr_expect_eq(deepest, 41, "%s: deepest entry at depth %d", where.c_str(), deepest);
+    }
+}
+
+// hybrid's promise (walker.hpp): every entry down to depth 2 first, then
+// below each directory at depth 2 its whole subtree in one run, as dfs
+// would; a starting point's rounds before the next starting point's.
+std::string first_hybrid_order_violation(const WalkResult& result) {
+    bool deeper_seen = false;
+    for (const Seen& seen : result.entries) {
+        if (seen.depth > 2) {
+            deeper_seen = true;
+        } else if (deeper_seen && seen.depth > 0) {
+            return seen.path + " (depth " + std::to_string(seen.depth) +
+                   ") after an entry deeper than 2";
+        } else if (seen.depth == 0) {
+            deeper_seen = false;  // the next starting point
+        }
+    }
+    for (std::size_t at = 0; at < result.entries.size(); ++at) {
+        const Seen& dir = result.entries[at];
+        if (dir.type != EntryType::directory || dir.depth < 2) {
+            continue;
+        }
+        std::size_t first = SIZE_MAX, last = 0, count = 0;
+        for (std::size_t i = 0; i < result.entries.size(); ++i) {
+            if (test::is_below(result.entries[i].path, dir.path)) {
+                first = std::min(first, i);
+                last = i;
+                ++count;
+            }
+        }
+        if (count > 0 && last - first + 1 != count) {
+            return "the " + std::to_string(count) + " entries below " + dir.path +
+                   " are spread over " + std::to_string(last - first + 1) + " positions";
+        }
+    }
+    return {};
+}
+
+Test(strategy, hybrid_reports_depths_to_two_first_then_each_subtree_depth_first) {
+    StrategyTree s;
+    // Two trees deeper than 2, a fifo between: each root's rounds end
+    // before the next root is visited.
+    std::vector<std::string> roots = {s.tree.path("s/u"), s.tree.path("s/special/fifo"),
+                                      s.tree.path("s/chain")};
+    std::vector<std::string> want = test::find_records(roots, "/");
+    for (const WalkBackend& backend : test::usable_backends()) {
+        std::string where = test::describe(backend, Strategy::hybrid);
+        WalkResult result = test::walk(test::make_options(backend, roots, Strategy::hybrid));
+        expect_clean(result, where);
+        cr_expect(test::walk_records(result) == want, "%s: differs from find: %s", where.c_str(),
+                  test::first_difference(want, test::walk_records(result)).c_str());
+        std::string violation = first_hybrid_order_violation(result);
+        cr_expect(violation.empty(), "%s: %s", where.c_str(), violation.c_str());
+        std::size_t root_index = 0;
+        for (const Seen& seen : result.entries) {
+            const std::string& root = roots[root_index];
+            if (seen.path != root && !test::is_below(seen.path, root)) {
+                ++root_index;
+                cr_assert(root_index < roots.size() && seen.path == roots[root_index],
+                          "%s: %s while walking %s", where.c_str(), seen.path.c_str(),
+                          root.c_str());
+            }
+        }
+    }
+}
+
+Test(strategy, hybrid_reads_again_only_the_top_directories_with_deeper_contents) {
+    // t, t/deep and t/deep/mid are read in both rounds: below each lies a
+    // directory at depth 2 or deeper.  t/flat has no subdirectory and is
+    // walked whole in the first round, so the second skips it, as it
+    // skips t/deep/mid2 (depth 2: read in the second round only).
+    test::TempTree tree;
+    tree.build("t/flat/a t/flat/b t/deep/mid/low/leaf t/deep/mid/x t/deep/mid2/ t/top");
+    std::string root = tree.path("t");
+    std::vector<std::string> want = test::find_records({root}, "/");
+    const std::uint64_t directories = 6;  // t flat deep mid low mid2
+    for (const WalkBackend& backend : test::usable_backends()) {
+        std::string where = test::describe(backend, Strategy::hybrid);
+        WalkResult result = test::walk(test::make_options(backend, {root}, Strategy::hybrid));
+        expect_clean(result, where);
+        cr_expect(test::walk_records(result) == want, "%s: differs from find: %s", where.c_str(),
+                  test::first_difference(want, test::walk_records(result)).c_str());
+        cr_expect_eq(result.stats.directories, directories + 2,
+                     "%s: %llu directories read, want %llu (t and t/deep twice)", where.c_str(),
+                     static_cast<unsigned long long>(result.stats.directories),
+                     static_cast<unsigned long long>(directories + 2));
     }
 }
 

@@ -72,7 +72,7 @@ std::vector<ApiBackend> api_backends() {
 }
 
 const ioq_strategy api_strategies[] = {IOQ_STRATEGY_BFS, IOQ_STRATEGY_DFS, IOQ_STRATEGY_IDS,
-                                       IOQ_STRATEGY_EDS};
+                                       IOQ_STRATEGY_EDS, IOQ_STRATEGY_HYBRID};
 
 const char* strategy_label(ioq_strategy strategy) {
     switch (strategy) {
@@ -80,6 +80,7 @@ const char* strategy_label(ioq_strategy strategy) {
     case IOQ_STRATEGY_DFS: return "dfs";
     case IOQ_STRATEGY_IDS: return "ids";
     case IOQ_STRATEGY_EDS: return "eds";
+    case IOQ_STRATEGY_HYBRID: return "hybrid";
     }
     return "?";
 }

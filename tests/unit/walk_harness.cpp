@@ -74,6 +74,7 @@ const char* strategy_name(Strategy strategy) {
     case Strategy::dfs: return "dfs";
     case Strategy::ids: return "ids";
     case Strategy::eds: return "eds";
+    case Strategy::hybrid: return "hybrid";
     }
     return "?";
 }

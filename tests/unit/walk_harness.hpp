@@ -47,7 +47,7 @@ std::vector<WalkBackend> usable_backends();
 
 inline constexpr ioq::walk::Strategy all_strategies[] = {
     ioq::walk::Strategy::bfs, ioq::walk::Strategy::dfs, ioq::walk::Strategy::ids,
-    ioq::walk::Strategy::eds};
+    ioq::walk::Strategy::eds, ioq::walk::Strategy::hybrid};
 
 const char* strategy_name(ioq::walk::Strategy strategy);
 std::string describe(const WalkBackend& backend, ioq::walk::Strategy strategy);

@@ -833,7 +833,7 @@ Test(public_api, defaults_and_names) {
     std::memset(&options, 0xff, sizeof options);
     ioq_walk_options_init(&options);
     cr_expect(options.roots == nullptr && options.root_count == 0);
-    cr_expect_eq(options.strategy, IOQ_STRATEGY_BFS);
+    cr_expect_eq(options.strategy, IOQ_STRATEGY_HYBRID);
     cr_expect_eq(options.backend, IOQ_BACKEND_AUTO);
     cr_expect_eq(options.workers, -1);
     cr_expect_eq(options.min_depth, 0);
