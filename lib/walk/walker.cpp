@@ -303,7 +303,7 @@ void Walker::reserve_for_node() {
     if (options_.post_order) {
         reserve_room(post_ready_, pool_.node_count() + 1);
     }
-    if (rounds_) {
+    if (records_finished()) {
         reserve_room(finished_ready_, pool_.node_count() + 1);
     }
 }
@@ -1153,7 +1153,8 @@ void Walker::free_if_unused(DirNode* node) {
                 return;
             }
         }
-        if (rounds_ && !node->truncated && !node->discarded && !node->finish_recorded) {
+        if (records_finished() && !node->truncated && !node->discarded &&
+            !node->finish_recorded) {
             finished_ready_.push_back(node);  // record_finished() frees it
             return;
         }

@@ -132,6 +132,10 @@ private:
         return entry_.depth >= report_min_ && !(options_.post_order && descend);
     }
     void note_round_frontier();
+    // Whether a subtree walked whole is recorded: only a later round would
+    // look, and the last round has none after it (in hybrid's second
+    // round, recording every directory of linux-6.1 took 7 ms of 68).
+    bool records_finished() const { return rounds_ && round_bound_ < options_.max_depth; }
     void reserve_for_node();
     void record_finished();
     bool walked_whole(std::string_view path);
