@@ -613,7 +613,7 @@ Walker::Enter Walker::enter_next_directory() {
     entry_path_.set_prefix(path_);
     cursor_ = DirentCursor(node->slot->buffer);
     entry_index_ = 0;
-    if (look_ahead_) {
+    if (opens_ahead()) {
         // Its own subdirectories come next: open them now rather than as
         // next() reaches each one.
         if (may_look_ahead(node)) {
@@ -753,7 +753,7 @@ void Walker::submit_read_ahead(DirNode* must_include) {
         submit_open(must_include);
         flush_submissions();
     }
-    if (look_ahead_) {
+    if (opens_ahead()) {
         look_ahead_more();  // in the order the walk will need them
         return;
     }

@@ -196,6 +196,10 @@ private:
     bool run_inline(DirNode* node);
     void complete(Request* request);
     // Looking ahead (WalkOptions::look_ahead, see walker.cpp).
+    // Only once workers run: inline, an open waits until the walk needs its
+    // directory anyway, and looking ahead was bookkeeping for nothing (the
+    // 2,000-deep chain under -j1: 9.8M instructions, 8.1M breadth first).
+    bool opens_ahead() const { return look_ahead_ && queue_.workers_started(); }
     bool may_look_ahead(const DirNode* node) const;
     bool may_open_ahead() const;
     void look_ahead_more();

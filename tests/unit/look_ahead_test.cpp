@@ -154,8 +154,8 @@ Test(look_ahead, every_walk_returns_the_same_entries_in_the_same_order) {
 
 Test(look_ahead, pruned_directories_are_read_ahead_but_never_reported) {
     // Every directory at depth 2 is pruned: without looking ahead the walk
-    // never reads one; looking ahead, dfs has read some by the time their
-    // entries come, and reports nothing below them.  ids and eds report a
+    // never reads one; looking ahead with workers, dfs has read some by the
+    // time their entries come, and reports nothing below them.  ids and eds report a
     // directory first in the round whose bound it lies at, where it is not
     // descended into, and a later round neither descends into nor opens
     // ahead what was pruned: they read as much either way (to a read or two).
@@ -181,7 +181,11 @@ Test(look_ahead, pruned_directories_are_read_ahead_but_never_reported) {
             // under load, ids made 26 looking ahead and 27 without (which
             // round walks a subtree again depends on when it was recorded
             // finished, and so on when its last descriptor was released).
-            bool more = strategy == Strategy::dfs
+            // Without workers nothing is opened ahead: an open would wait
+            // for the walk to need its directory anyway.
+            bool inline_calls = backend.kind == ioq::BackendKind::inline_calls;
+            bool more = inline_calls ? ahead.stats.reads == plain.stats.reads
+                        : strategy == Strategy::dfs
                             ? ahead.stats.reads > plain.stats.reads
                             : ahead.stats.reads <= plain.stats.reads + 2;
             cr_expect(more, "%s: %llu getdents64 calls looking ahead, %llu without",
