@@ -753,6 +753,12 @@ void Walker::submit_read_ahead(DirNode* must_include) {
         submit_open(must_include);
         flush_submissions();
     }
+    if (options_.queue.workers == 0) {
+        // No worker will ever run an open ahead (-j1): each runs when the
+        // walk waits for it, so the head is all there is to submit.
+        flush_submissions();
+        return;
+    }
     if (opens_ahead()) {
         look_ahead_more();  // in the order the walk will need them
         return;
