@@ -288,6 +288,9 @@ suite_cold() {
         if ufind_takes -S dfs; then
             add_ufind "-S dfs $r -name $name -print -quit" "ufind -S dfs"
         fi
+        if ufind_takes -S hybrid; then
+            add_ufind "-S bfs $r -name $name -print -quit" "ufind -S bfs"
+        fi
         add_tool find find "$r -name $name -print -quit"
         add_tool bfs bfs "$r -name $name -print -quit"
         run_group "cold-early-$name" "cold: \`-name $name -print -quit\` on linux" find \
@@ -310,7 +313,8 @@ suite_print() {
 # -quit after the first match: how soon a walk finds a file and how fast it stops
 # with work in flight. Order matters here: a breadth-first walker reaches the
 # shallow names sooner, a depth-first one may reach deep ones sooner, so ufind runs
-# in its default order and with -S dfs.
+# in its default order (hybrid: depth 2 first, then depth first), with -S dfs and
+# with -S bfs.
 suite_early() {
     local root r name found
     need_corpus linux
@@ -327,6 +331,10 @@ suite_early() {
             check_lines 1 "ufind -S dfs linux -name $name -print -quit" \
                 "$ufind" -S dfs "$root" -name "$name" -print -quit
             add_ufind "-S dfs $r -name $name -print -quit" "ufind -S dfs"
+        fi
+        # Breadth first was the default before hybrid: kept beside it.
+        if ufind_takes -S hybrid; then
+            add_ufind "-S bfs $r -name $name -print -quit" "ufind -S bfs"
         fi
         add_tool find find "$r -name $name -print -quit"
         add_tool bfs bfs "$r -name $name -print -quit"
