@@ -358,8 +358,8 @@ Test(completions, fish_offers_no_word_the_parser_refuses) {
 }
 
 Test(completions, offer_the_strategies_and_the_regex_types) {
-    const char* values[] = {"bfs", "dfs", "ids", "eds", "findutils-default", "ed", "emacs",
-                            "gnu-awk", "grep", "posix-awk", "awk", "posix-basic",
+    const char* values[] = {"hybrid", "bfs", "dfs", "ids", "eds", "findutils-default", "ed",
+                            "emacs", "gnu-awk", "grep", "posix-awk", "awk", "posix-basic",
                             "posix-egrep", "egrep", "posix-extended", "posix-minimal-basic",
                             "sed"};
     for (const char* file :

@@ -247,7 +247,7 @@ struct config {
 
 static const char *describe(const struct config *config, const char *scenario) {
     static char text[256];
-    static const char *strategies[] = {"bfs", "dfs", "ids", "eds"};
+    static const char *strategies[] = {"bfs", "dfs", "ids", "eds", "hybrid"};
     static const char *symlinks[] = {"P", "H", "L"};
     snprintf(text, sizeof text, "%s %s %s %s -%s workers=%d", scenario,
              ioq_backend_name(config->backend), strategies[config->strategy],
