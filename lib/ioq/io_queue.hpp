@@ -113,6 +113,9 @@ public:
     // Workers running now: those started with the pool, and those slow
     // waits added since (never more than max_workers).
     unsigned workers_running() const { return workers_running_; }
+    // Whether slow waits have added workers to those asked for: the device
+    // keeps them waiting (a cold cache).
+    bool added_workers() const { return workers_running_ > options_.workers; }
     // Directory opens the kernel would not do from its caches (see
     // Backend::cache_misses); 0 when the backend cannot tell.
     std::uint64_t cache_misses() const;

@@ -64,12 +64,11 @@ bool Walker::may_open_ahead() const {
     // Half the descriptors at most: directories opened ahead hold theirs
     // until read (and after, when the walk keeps them), and the one the
     // walk needs next must always find one.
-    unsigned workers = queue_.workers_running();
-    bool slow_device = workers > options_.queue.workers;
+    bool slow_device = queue_.added_workers();
     std::size_t budget = look_ahead_budget * (slow_device ? slow_device_budget_factor : 1);
     std::size_t outstanding = look_ahead_outstanding;
     if (slow_device) {
-        outstanding = std::max<std::size_t>(outstanding, 2 * workers);
+        outstanding = std::max<std::size_t>(outstanding, 2 * queue_.workers_running());
     }
     return in_flight_ < budget * options_.read_ahead &&
            queue_.outstanding() + to_submit_.size() < outstanding &&

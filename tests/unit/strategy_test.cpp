@@ -115,12 +115,14 @@ std::string first_parent_after_child(const WalkResult& result) {
     return {};
 }
 
-// Everything below each directory in one run; with `including_itself`, the
-// directory itself ends the run (post-order, depth first).
-std::string first_scattered_subtree(const WalkResult& result, bool including_itself) {
+// Everything below each directory (from_depth down) in one run; with
+// `including_itself`, the directory itself ends the run (post-order, depth
+// first).
+std::string first_scattered_subtree(const WalkResult& result, bool including_itself,
+                                    int from_depth = 0) {
     for (std::size_t at = 0; at < result.entries.size(); ++at) {
         const Seen& dir = result.entries[at];
-        if (dir.type != EntryType::directory) {
+        if (dir.type != EntryType::directory || dir.depth < from_depth) {
             continue;
         }
         std::size_t first = SIZE_MAX, last = 0, count = 0;
@@ -349,25 +351,7 @@ std::string first_hybrid_order_violation(const WalkResult& result) {
             deeper_seen = false;  // the next starting point
         }
     }
-    for (std::size_t at = 0; at < result.entries.size(); ++at) {
-        const Seen& dir = result.entries[at];
-        if (dir.type != EntryType::directory || dir.depth < 2) {
-            continue;
-        }
-        std::size_t first = SIZE_MAX, last = 0, count = 0;
-        for (std::size_t i = 0; i < result.entries.size(); ++i) {
-            if (test::is_below(result.entries[i].path, dir.path)) {
-                first = std::min(first, i);
-                last = i;
-                ++count;
-            }
-        }
-        if (count > 0 && last - first + 1 != count) {
-            return "the " + std::to_string(count) + " entries below " + dir.path +
-                   " are spread over " + std::to_string(last - first + 1) + " positions";
-        }
-    }
-    return {};
+    return first_scattered_subtree(result, false, 2);
 }
 
 Test(strategy, hybrid_reports_depths_to_two_first_then_each_subtree_depth_first) {
