@@ -47,6 +47,10 @@ inline constexpr TypeLetter type_letters[] = {
 
 struct Expr {
     explicit Expr(ExprKind kind) : kind(kind) {}
+    // Out of line: inlined, the recursive destructor (an Expr owns Exprs)
+    // unrolls into every function that drops a subtree, and under the
+    // sanitizers one small file took GCC 100 s to compile.
+    ~Expr();
 
     ExprKind kind;
     std::unique_ptr<Expr> left;

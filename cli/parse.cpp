@@ -631,6 +631,8 @@ private:
 
 } // namespace
 
+Expr::~Expr() = default;
+
 bool has_action(const Expr& expr) {
     switch (expr.kind) {
     case ExprKind::primary:
