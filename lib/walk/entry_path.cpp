@@ -11,6 +11,14 @@ void EntryPath::set_prefix(std::string_view prefix) {
     prefix_size_ = prefix.size();
 }
 
+void EntryPath::extend_prefix(std::string_view name) {
+    reserve(prefix_size_ + name.size() + 1 + NAME_MAX);
+    char* to = bytes_.get() + prefix_size_;
+    std::memcpy(to, name.data(), name.size());
+    to[name.size()] = '/';
+    prefix_size_ += name.size() + 1;
+}
+
 void EntryPath::reserve(std::size_t size) {
     if (size <= capacity_) {
         return;

@@ -28,6 +28,11 @@ public:
     // The directory's path, with its separator.  May throw std::bad_alloc.
     void set_prefix(std::string_view prefix);
 
+    // The prefix followed by name and a separator: the path of a
+    // subdirectory of the directory the prefix names.  May throw
+    // std::bad_alloc, with the prefix unchanged.
+    void extend_prefix(std::string_view name);
+
     // The prefix followed by name, NUL-terminated; valid until the next
     // call.  A name longer than NAME_MAX (no file system returns one) is
     // given room first, which may throw std::bad_alloc.

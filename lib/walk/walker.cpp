@@ -606,11 +606,18 @@ Walker::Enter Walker::enter_next_directory() {
     }
     ++stats_.directories;
     current_ = node;
-    write_path(nullptr, node, path_);
-    if (path_.empty() || path_.back() != '/') {
-        path_.push_back('/');
+    if (node->parent && node->parent == prefix_node_) {
+        // O(name), not O(depth) twice over (write_path, then the copy):
+        // on a 2,000-level chain the two were a quarter of the user time.
+        entry_path_.extend_prefix(component(node));
+    } else {
+        write_path(nullptr, node, path_);
+        if (path_.empty() || path_.back() != '/') {
+            path_.push_back('/');
+        }
+        entry_path_.set_prefix(path_);
     }
-    entry_path_.set_prefix(path_);
+    prefix_node_ = node;
     cursor_ = DirentCursor(node->slot->buffer);
     entry_index_ = 0;
     if (opens_ahead()) {
@@ -1167,6 +1174,9 @@ void Walker::free_if_unused(DirNode* node) {
         DirNode* parent = node->parent;
         if (parent && node->truncated) {
             parent->truncated = true;
+        }
+        if (node == prefix_node_) {
+            prefix_node_ = nullptr;
         }
         pool_.give_node(node);
         if (parent) {

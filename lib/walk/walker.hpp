@@ -315,6 +315,10 @@ private:
     Entry entry_;
     std::string path_;
     EntryPath entry_path_;
+    // Whose path entry_path_'s prefix is: a directory entered right after
+    // its parent (depth first, mostly) extends the prefix by one name.
+    // Cleared when that node is freed, since another may take its memory.
+    const DirNode* prefix_node_ = nullptr;
     int entry_dirfd_ = AT_FDCWD;
     // The parent of a directory reported after its contents (post-order),
     // pinned until next() so that entry_location() can reach it.

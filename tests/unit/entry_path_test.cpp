@@ -85,3 +85,23 @@ Test(entry_path, a_name_longer_than_name_max_gets_room_first) {
     expect_path(path.with_name(name), joined("p/", name));
     expect_path(path.with_name("short"), "p/short");
 }
+
+Test(entry_path, an_extended_prefix_is_the_subdirectory_s_path_at_any_depth) {
+    // As a 2,000-level chain walks down: each level extends the last, and
+    // the buffer grows many times on the way, the prefix kept each time.
+    EntryPath path;
+    path.set_prefix("/");
+    std::string want = "/";
+    for (std::size_t level = 0; level < 2000; ++level) {
+        std::string name = name_of_length(1 + level % 40);
+        path.extend_prefix(name);
+        want.append(name);
+        want.push_back('/');
+        cr_assert_eq(path.prefix_size(), want.size(), "level %zu", level);
+        expect_path(path.with_name("f"), joined(want, "f"));
+    }
+    // A name written after a longer one leaves no byte of it behind.
+    path.set_prefix("a/");
+    path.extend_prefix("b");
+    expect_path(path.with_name(""), "a/b/");
+}
