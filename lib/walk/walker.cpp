@@ -608,7 +608,7 @@ Walker::Enter Walker::enter_next_directory() {
     current_ = node;
     if (node->parent && node->parent == prefix_node_) {
         // O(name), not O(depth) twice over (write_path, then the copy):
-        // on a 2,000-level chain the two were a quarter of the user time.
+        // on a 2,000-level chain the two were a sixth of the instructions.
         entry_path_.extend_prefix(component(node));
     } else {
         write_path(nullptr, node, path_);
