@@ -379,11 +379,15 @@ void Walker::begin_rounds() {
         int first = options_.strategy == Strategy::hybrid ? hybrid_first_bound : 1;
         round_bound_ = std::min(first, options_.max_depth);
     }
+    enter_round_window();
+    pruned_.clear();
+    finished_.clear();
+}
+
+void Walker::enter_round_window() {
     round_truncated_ = false;
     depth_limit_ = std::min(options_.max_depth, round_bound_);
     report_min_ = std::max(options_.min_depth, round_min_);
-    pruned_.clear();
-    finished_.clear();
 }
 
 bool Walker::start_next_round() {
@@ -396,9 +400,7 @@ bool Walker::start_next_round() {
                      : options_.strategy == Strategy::eds ? round_bound_ * 2
                                                           : INT_MAX;
     round_bound_ = std::min(next_bound, options_.max_depth);
-    round_truncated_ = false;
-    depth_limit_ = std::min(options_.max_depth, round_bound_);
-    report_min_ = std::max(options_.min_depth, round_min_);
+    enter_round_window();
     // The same starting point again, or all of them from the first.
     next_root_ = rounds_per_root_ ? next_root_ - 1 : 0;
     return true;

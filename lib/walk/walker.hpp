@@ -126,6 +126,8 @@ private:
     enum class Enter : unsigned char { entered, failed, queue_empty };
     bool visit_next_root();
     void begin_rounds();
+    // The depths the round now begun reads and reports, from its bounds.
+    void enter_round_window();
     bool start_next_round();
     const Entry* report_post_visit();
     bool reported_now(bool descend) const {
