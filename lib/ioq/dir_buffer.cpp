@@ -158,8 +158,7 @@ std::size_t DirBuffer::count_directories(std::size_t limit, bool links_too) cons
         std::memcpy(&reclen, record + reclen_offset, sizeof reclen);
         auto type = static_cast<unsigned char>(record[type_offset]);
         if (type == DT_DIR) {
-            const char* name = reinterpret_cast<const char*>(record + name_offset);
-            count += !(name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')));
+            count += !is_dot_or_dot_dot(reinterpret_cast<const char*>(record + name_offset));
         } else {
             count += type == DT_UNKNOWN || (links_too && type == DT_LNK);
         }

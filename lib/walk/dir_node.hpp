@@ -45,18 +45,23 @@ struct DirSlot {
     // it lists them; its entries claim them one by one from ahead_next on,
     // as next() returns them.  ahead_scan: the offset in the buffer where
     // the scan for more stopped (the walk's budget ran out), ahead_done once
-    // it reached the end.  A pooled vector: its capacity stays with the
-    // slot, so a walk allocates for it only while warming up.
+    // it reached the end.  ahead_settled: read, scanned to the end (or too
+    // deep to scan), and so is every directory it opened ahead, down to
+    // the last: nothing below will want an open again, so the walk's scans
+    // for what to open next pass it in one step.  A pooled vector: its
+    // capacity stays with the slot, so a walk allocates for it only while
+    // warming up.
     std::vector<DirNode*> ahead;
     std::size_t ahead_next = 0;
     std::size_t ahead_scan = 0;
     bool ahead_done = false;
+    bool ahead_settled = false;
 
     // Ready for another directory (the vector keeps its capacity).
     void reset_look_ahead() noexcept {
         ahead.clear();
         ahead_next = ahead_scan = 0;
-        ahead_done = false;
+        ahead_done = ahead_settled = false;
     }
 };
 

@@ -205,7 +205,11 @@ private:
     bool may_look_ahead(const DirNode* node) const;
     bool may_open_ahead() const;
     void look_ahead_more();
-    bool look_ahead_below(DirNode* node, std::size_t& visits);
+    // What a visit of look_ahead_more's found: the budget is spent (stop),
+    // or the scan goes on, past a subtree that may still want opens
+    // (more) or never will (settled).
+    enum class Ahead : unsigned char { stop, more, settled };
+    Ahead look_ahead_below(DirNode* node, std::size_t& visits);
     void look_ahead(DirNode* node);
     bool skipped_by_rounds(const DirNode* parent, std::string_view name);
     void open_ahead(DirNode* parent, const RawDirent& dirent);
