@@ -27,6 +27,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -223,8 +224,38 @@ private:
         using namespace dirent_layout;
         std::memcpy(&out.inode, record + inode_offset, sizeof out.inode);
         out.type = static_cast<unsigned char>(record[type_offset]);
-        const char* name = name_of(record);
-        out.name = std::string_view(name, std::strlen(name));
+        out.name = std::string_view(name_of(record), name_length(record));
+    }
+    // The kernel sizes every record exactly (filldir64: the header, the
+    // name, its NUL, rounded up to 8 bytes), so the NUL lies in the
+    // record's last 8 bytes, and it is the first zero byte there that
+    // comes after the header: a name holds none.  One load and a few bit
+    // operations instead of a call to strlen for every entry, which was
+    // 3% of a names-only walk's instructions.  A record sized otherwise
+    // (no zero byte in its last 8) is measured with strlen.
+    static std::size_t name_length(const std::byte* record) {
+        using namespace dirent_layout;
+        unsigned short reclen;
+        std::memcpy(&reclen, record + reclen_offset, sizeof reclen);
+        if constexpr (std::endian::native == std::endian::little) {
+            std::size_t tail = reclen - std::size_t{8};  // where the last 8 bytes start
+            std::uint64_t word;
+            std::memcpy(&word, record + tail, sizeof word);
+            if (tail < name_offset) {
+                // The shortest record (a name of up to 4 bytes): its
+                // last 8 bytes start in the header, whose bytes are no
+                // NUL of the name.
+                word |= (std::uint64_t{1} << 8 * (name_offset - tail)) - 1;
+            }
+            constexpr std::uint64_t ones = 0x0101010101010101;
+            // The lowest byte flagged is the first zero byte (a borrow
+            // only flags bytes above a zero one).
+            std::uint64_t zeros = (word - ones) & ~word & (ones << 7);
+            if (zeros != 0) {
+                return tail + static_cast<std::size_t>(std::countr_zero(zeros) / 8) - name_offset;
+            }
+        }
+        return std::strlen(name_of(record));
     }
 
     const std::byte* next_ = nullptr;

@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -1254,6 +1255,50 @@ Test(dir_buffer, cursor_reports_types_and_inodes_and_skips_dot_entries) {
                      "%s: name not NUL-terminated", name.c_str());
     }
     cr_expect(got == want, "the cursor must skip exactly . and ..");
+    ::close(fd);
+}
+
+Test(dir_buffer, cursor_measures_names_of_every_length) {
+    // Every name length from 1 to NAME_MAX puts the name's NUL at each
+    // position of a record's last 8 bytes (the cursor finds it there, not
+    // with strlen), the shortest records ending inside the header; every
+    // length as a file and as a directory, which next_directory() reports
+    // and passes the files by.
+    test::TempTree tree;
+    tree.directory("d");
+    std::set<std::string> files, directories;
+    for (std::size_t length = 1; length <= NAME_MAX; ++length) {
+        std::string name(length, static_cast<char>('a' + length % 26));
+        tree.file("d/" + name);
+        std::string sub = name;
+        sub[0] = 'D';
+        tree.directory("d/" + sub);
+        files.insert(name);
+        directories.insert(sub);
+    }
+    int fd = ::open(tree.path("d").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    cr_assert(fd >= 0);
+    DirBuffer buffer(1024 * 1024);
+    buffer.fill(fd);
+    cr_assert(buffer.at_end(), "510 entries are read to their end in one fill of 1 MiB");
+    std::set<std::string> seen_files, seen_directories;
+    DirentCursor cursor(buffer);
+    RawDirent dirent;
+    while (cursor.next(dirent)) {
+        cr_expect_eq(dirent.name.size(), std::strlen(dirent.name.data()), "%s: measured %zu",
+                     dirent.name.data(), dirent.name.size());
+        (dirent.type == DT_DIR ? seen_directories : seen_files).insert(std::string(dirent.name));
+    }
+    cr_expect(seen_files == files, "every file name, each with its length");
+    cr_expect(seen_directories == directories, "every directory name, each with its length");
+    std::set<std::string> listed_directories;
+    DirentCursor directories_only(buffer);
+    while (directories_only.next_directory(dirent)) {
+        cr_expect_eq(dirent.type, DT_DIR);
+        cr_expect_eq(dirent.name.size(), std::strlen(dirent.name.data()));
+        listed_directories.insert(std::string(dirent.name));
+    }
+    cr_expect(listed_directories == directories, "next_directory(): the directories, no file, no dot");
     ::close(fd);
 }
 
