@@ -33,6 +33,10 @@ public:
     // std::bad_alloc, with the prefix unchanged.
     void extend_prefix(std::string_view name);
 
+    // Keeps the first size bytes of the prefix (size <= prefix_size()):
+    // the path of an ancestor of the directory, with its separator.
+    void shorten_prefix(std::size_t size) { prefix_size_ = size; }
+
     // The prefix followed by name, NUL-terminated; valid until the next
     // call.  A name longer than NAME_MAX (no file system returns one) is
     // given room first, which may throw std::bad_alloc.

@@ -608,7 +608,9 @@ Walker::Enter Walker::enter_next_directory() {
     }
     ++stats_.directories;
     current_ = node;
-    if (node->parent && node->parent == prefix_node_) {
+    // Unset while the prefix changes: what follows may throw.
+    const DirNode* last_prefix = std::exchange(prefix_node_, nullptr);
+    if (node->parent && rewind_prefix(last_prefix, node->parent)) {
         // O(name), not O(depth) twice over (write_path, then the copy):
         // on a 2,000-level chain the two were a sixth of the instructions.
         entry_path_.extend_prefix(component(node));
@@ -634,6 +636,26 @@ Walker::Enter Walker::enter_next_directory() {
         load_sorted();
     }
     return Enter::entered;
+}
+
+bool Walker::rewind_prefix(const DirNode* from, const DirNode* ancestor) {
+    // Depth first, the next directory is mostly a child of the last one
+    // or of one of its ancestors (a sibling, an uncle): the prefix is
+    // then cut back to that ancestor's path, one name a level, instead of
+    // written again from the nodes (linux-6.1 -j1: 4,000 of the 5,100
+    // directories were written whole before).
+    if (!from || from->depth < ancestor->depth) {
+        return false;
+    }
+    std::size_t size = entry_path_.prefix_size();
+    for (; from->depth > ancestor->depth; from = from->parent) {
+        size -= component(from).size() + 1;
+    }
+    if (from != ancestor) {
+        return false;
+    }
+    entry_path_.shorten_prefix(size);
+    return true;
 }
 
 void Walker::load_sorted() {
@@ -1178,7 +1200,10 @@ void Walker::free_if_unused(DirNode* node) {
             parent->truncated = true;
         }
         if (node == prefix_node_) {
-            prefix_node_ = nullptr;
+            // Its parent's path is still the prefix's beginning: the next
+            // directory is most likely a sibling.
+            prefix_node_ = parent;
+            entry_path_.shorten_prefix(parent ? entry_path_.prefix_size() - component(node).size() - 1 : 0);
         }
         pool_.give_node(node);
         if (parent) {

@@ -171,6 +171,10 @@ private:
     bool close_after_read_ = false;
     Enter enter_next_directory();
     DirNode* take_next_directory();
+    // Cuts entry_path_'s prefix, the path of from (a live node, or
+    // nullptr), back to the path of ancestor, if ancestor is from or one
+    // of its ancestors; false (the prefix untouched) otherwise.
+    bool rewind_prefix(const DirNode* from, const DirNode* ancestor);
     DirNode* take_directory(std::size_t i);
     void end_of_walk();
     void idle_append(DirNode* node);
@@ -321,9 +325,11 @@ private:
     Entry entry_;
     std::string path_;
     EntryPath entry_path_;
-    // Whose path entry_path_'s prefix is: a directory entered right after
-    // its parent (depth first, mostly) extends the prefix by one name.
-    // Cleared when that node is freed, since another may take its memory.
+    // Whose path entry_path_'s prefix is: a directory entered after its
+    // parent or one of its parent's descendants (depth first, mostly)
+    // cuts the prefix back to the parent's path and extends it by one
+    // name.  When that node is freed (another may take its memory), its
+    // parent's path becomes the prefix.
     const DirNode* prefix_node_ = nullptr;
     int entry_dirfd_ = AT_FDCWD;
     // The parent of a directory reported after its contents (post-order),

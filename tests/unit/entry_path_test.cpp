@@ -105,3 +105,25 @@ Test(entry_path, an_extended_prefix_is_the_subdirectory_s_path_at_any_depth) {
     path.extend_prefix("b");
     expect_path(path.with_name(""), "a/b/");
 }
+
+Test(entry_path, a_shortened_prefix_is_an_ancestor_s_path_and_extends_from_there) {
+    // As a depth-first walk goes back up to a sibling or an uncle: the
+    // prefix is cut back to an ancestor's path, and what the longer one
+    // held beyond it leaves no byte in the next path.
+    EntryPath path;
+    path.set_prefix("top/");
+    path.extend_prefix("a-long-name");
+    std::size_t at_a = path.prefix_size();
+    path.extend_prefix("bb");
+    path.extend_prefix(name_of_length(200));
+    expect_path(path.with_name("f"), joined(joined("top/a-long-name/bb/", name_of_length(200)), "/f"));
+    path.shorten_prefix(at_a);
+    expect_path(path.with_name("g"), "top/a-long-name/g");
+    path.extend_prefix("c");
+    expect_path(path.with_name("h"), "top/a-long-name/c/h");
+    path.shorten_prefix(4);
+    path.extend_prefix("x");
+    expect_path(path.with_name(""), "top/x/");
+    path.shorten_prefix(0);
+    expect_path(path.with_name("root-entry"), "root-entry");
+}
