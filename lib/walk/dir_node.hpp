@@ -35,10 +35,13 @@ struct DirNode;
 struct DirSlot {
     DirBuffer buffer;
     Request request;
-    std::string path;  // request.path: relative to base
+    std::string path;  // request.path: relative to path_base
     // Whose descriptor the open in flight is relative to (pinned until the
     // open completes); nullptr for a path from the current directory.
     DirNode* base = nullptr;
+    // What base was, kept after the open: a child opened relative to the
+    // same descriptor takes this path and its own name.
+    const DirNode* path_base = nullptr;
 
     // Looking ahead (WalkOptions::look_ahead): the subdirectories listed in
     // the buffer that were opened before the directory's turn, in the order

@@ -843,12 +843,13 @@ void Walker::submit_open(DirNode* node) {
     // First, what may throw std::bad_alloc: the slot, and the path in it.
     node->slot = pool_.take_slot();
     try {
-        write_path(base, node, node->slot->path);
+        write_open_path(base, node, node->slot->path);
     } catch (const std::bad_alloc&) {
         drop_slot(node);
         throw;
     }
     node->slot->base = base;
+    node->slot->path_base = base;
     Request& request = node->slot->request;
     request = Request{};
     request.op = Op::open_dir;
@@ -1122,6 +1123,27 @@ void Walker::write_child_path(const DirNode* parent, std::string_view name, std:
         out.push_back('/');
     }
     out.append(name);
+}
+
+void Walker::write_open_path(const DirNode* base, const DirNode* node, std::string& out) {
+    // A directory is mostly opened while its parent's slot is still there
+    // (its entries being read, or scanned to open ahead), relative to the
+    // same ancestor: the parent's path and one name, rather than every
+    // name from base down (up to anchor_every of them).
+    const DirNode* parent = node->parent;
+    if (!parent || parent == base || !parent->slot || parent->slot->path_base != base) {
+        write_path(base, node, out);
+        return;
+    }
+    const std::string& from = parent->slot->path;
+    std::string_view name = component(node);
+    bool slash = from.empty() || from.back() != '/';
+    out.resize(from.size() + slash + name.size());  // may throw, before anything is written
+    std::memcpy(out.data(), from.data(), from.size());
+    if (slash) {
+        out[from.size()] = '/';
+    }
+    std::memcpy(out.data() + from.size() + slash, name.data(), name.size());
 }
 
 bool Walker::holds_full_path(const DirNode* node) {

@@ -229,6 +229,9 @@ private:
     // The path of node below base (an ancestor; nullptr: from the starting
     // point, the full path) into out.  May throw std::bad_alloc.
     static void write_path(const DirNode* base, const DirNode* node, std::string& out);
+    // What write_path(base, node, out) writes, from the parent's open
+    // path where it has one relative to the same base.
+    static void write_open_path(const DirNode* base, const DirNode* node, std::string& out);
     // The full path of parent's entry `name` into out.
     static void write_child_path(const DirNode* parent, std::string_view name, std::string& out);
     // A starting point and every anchor_every-th level keep their full path
