@@ -151,16 +151,17 @@ void DirBuffer::trim() noexcept {
 std::size_t DirBuffer::count_directories(std::size_t limit, bool links_too) const {
     // By type alone: no name is measured (DirentCursor would strlen each),
     // since this runs on every directory a worker reads.
+    // The types that count, as a set of bits: one test a record.
     using namespace dirent_layout;
+    const unsigned counted = 1u << DT_DIR | 1u << DT_UNKNOWN | (links_too ? 1u << DT_LNK : 0u);
     std::size_t count = 0;
     for (const std::byte* record = data_; count < limit && record < data_ + size_;) {
         unsigned short reclen;
         std::memcpy(&reclen, record + reclen_offset, sizeof reclen);
         auto type = static_cast<unsigned char>(record[type_offset]);
-        if (type == DT_DIR) {
-            count += !is_dot_or_dot_dot(reinterpret_cast<const char*>(record + name_offset));
-        } else {
-            count += type == DT_UNKNOWN || (links_too && type == DT_LNK);
+        if (type < 32 && (counted >> type & 1u)) {
+            count += type != DT_DIR ||
+                     !is_dot_or_dot_dot(reinterpret_cast<const char*>(record + name_offset));
         }
         record += reclen;
     }

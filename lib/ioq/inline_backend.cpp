@@ -53,13 +53,22 @@ std::size_t InlineBackend::reap(std::span<Request*> out, bool wait) {
 }
 
 bool InlineBackend::run_here(Request* request) {
-    // Breadth-first, the one waited for is the oldest: found at once.
-    auto found = std::find(pending_.begin() + static_cast<std::ptrdiff_t>(first_pending_),
-                           pending_.end(), request);
-    if (found == pending_.end()) {
+    // Breadth-first, the one waited for is the oldest; depth-first, mostly
+    // the newest: looking at the oldest first, then from the newest back,
+    // finds either at once (a search from the front was 1.5% of -j1's
+    // instructions on linux-6.1, depth first).
+    auto first = pending_.begin() + static_cast<std::ptrdiff_t>(first_pending_);
+    if (first == pending_.end()) {
         return false;
     }
-    run_blocking(*start_pending(static_cast<std::size_t>(found - pending_.begin())));
+    if (*first != request) {
+        auto found = std::find(pending_.rbegin(), std::make_reverse_iterator(first + 1), request);
+        if (found == std::make_reverse_iterator(first + 1)) {
+            return false;
+        }
+        first = found.base() - 1;
+    }
+    run_blocking(*start_pending(static_cast<std::size_t>(first - pending_.begin())));
     return true;
 }
 
