@@ -51,19 +51,23 @@ struct DirSlot {
     // it reached the end.  ahead_settled: read, scanned to the end (or too
     // deep to scan), and so is every directory it opened ahead, down to
     // the last: nothing below will want an open again, so the walk's scans
-    // for what to open next pass it in one step.  A pooled vector: its
+    // for what to open next pass it in one step.  ahead_settled_to: the
+    // directories opened ahead before it are settled, and the scans start
+    // after them (a directory of 25 leaves, opened ahead in order, was
+    // visited 25 times a scan, most of it settled).  A pooled vector: its
     // capacity stays with the slot, so a walk allocates for it only while
     // warming up.
     std::vector<DirNode*> ahead;
     std::size_t ahead_next = 0;
     std::size_t ahead_scan = 0;
+    std::size_t ahead_settled_to = 0;
     bool ahead_done = false;
     bool ahead_settled = false;
 
     // Ready for another directory (the vector keeps its capacity).
     void reset_look_ahead() noexcept {
         ahead.clear();
-        ahead_next = ahead_scan = 0;
+        ahead_next = ahead_scan = ahead_settled_to = 0;
         ahead_done = ahead_settled = false;
     }
 };

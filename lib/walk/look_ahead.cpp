@@ -86,13 +86,7 @@ void Walker::look_ahead_more() {
         return;  // most calls: the budget is spent
     }
     std::size_t visits = 0;
-    Ahead found = Ahead::more;
-    if (current_) {
-        DirSlot& slot = *current_->slot;
-        for (std::size_t i = slot.ahead_next; found != Ahead::stop && i < slot.ahead.size(); ++i) {
-            found = look_ahead_below(slot.ahead[i], visits);
-        }
-    }
+    Ahead found = current_ ? look_ahead_below_all(*current_->slot, visits) : Ahead::more;
     for (std::size_t i = 0; found != Ahead::stop && i < dirs_.nodes(); ++i) {
         found = look_ahead_below(dirs_.peek(i), visits);
     }
@@ -131,16 +125,29 @@ Walker::Ahead Walker::look_ahead_below(DirNode* node, std::size_t& visits) {
         }
         look_ahead(node);
     }
-    bool settled = !may_look_ahead(node);  // scanned to its end, or not to be
-    for (std::size_t i = slot.ahead_next; i < slot.ahead.size(); ++i) {
+    bool scanned = !may_look_ahead(node);  // to its end, or not to be
+    Ahead below = look_ahead_below_all(slot, visits);
+    if (below == Ahead::settled && scanned) {
+        slot.ahead_settled = true;
+        return Ahead::settled;
+    }
+    return below == Ahead::stop ? Ahead::stop : Ahead::more;
+}
+
+Walker::Ahead Walker::look_ahead_below_all(DirSlot& slot, std::size_t& visits) {
+    Ahead found = Ahead::settled;
+    for (std::size_t i = std::max(slot.ahead_next, slot.ahead_settled_to); i < slot.ahead.size(); ++i) {
         Ahead below = look_ahead_below(slot.ahead[i], visits);
         if (below == Ahead::stop) {
             return Ahead::stop;
         }
-        settled = settled && below == Ahead::settled;
+        if (below != Ahead::settled) {
+            found = Ahead::more;
+        } else if (found == Ahead::settled) {
+            slot.ahead_settled_to = i + 1;  // every one before is settled too
+        }
     }
-    slot.ahead_settled = settled;
-    return settled ? Ahead::settled : Ahead::more;
+    return found;
 }
 
 void Walker::look_ahead(DirNode* node) {

@@ -214,6 +214,8 @@ private:
     // (more) or never will (settled).
     enum class Ahead : unsigned char { stop, more, settled };
     Ahead look_ahead_below(DirNode* node, std::size_t& visits);
+    // The same over the directories slot opened ahead and not yet claimed.
+    Ahead look_ahead_below_all(DirSlot& slot, std::size_t& visits);
     void look_ahead(DirNode* node);
     bool skipped_by_rounds(const DirNode* parent, std::string_view name);
     void open_ahead(DirNode* parent, const RawDirent& dirent);
