@@ -53,6 +53,16 @@ public:
     // it yet; true if so (it is then finished and will not come back from
     // reap()).  For a caller about to wait for exactly that request.
     virtual bool run_here(Request* request) {
+        if (!take_pending(request)) {
+            return false;
+        }
+        run_blocking(*request);
+        return true;
+    }
+
+    // Takes this one request back if no worker has started it yet: the
+    // caller then runs it, and it will not come back from reap().
+    virtual bool take_pending(Request* request) {
         (void)request;
         return false;
     }

@@ -240,11 +240,14 @@ bool IoQueue::run_here(Request* request) {
         --outstanding_;
         return true;
     }
-    auto start = wait_start();
-    ReadAreaLoan loan(caller_area_);
-    if (!pool_->run_here(request)) {
+    // The clock only for a request that runs: the walk asks for the one
+    // it waits for whether or not a worker has it.
+    if (!pool_->take_pending(request)) {
         return false;
     }
+    auto start = wait_start();
+    ReadAreaLoan loan(caller_area_);
+    run_blocking(*request);
     add_worker_if_slow(start);
     --outstanding_;
     --outstanding_in_pool_;

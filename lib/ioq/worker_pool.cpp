@@ -103,12 +103,8 @@ std::size_t WorkerPool::run_pending_here(std::span<Request*> out) {
     return n;
 }
 
-bool WorkerPool::run_here(Request* request) {
-    if (!requests_.remove(request)) {
-        return false;
-    }
-    run_blocking(*request);
-    return true;
+bool WorkerPool::take_pending(Request* request) {
+    return requests_.remove(request);
 }
 
 void WorkerPool::cancel_pending() {

@@ -29,7 +29,7 @@ public:
     std::size_t reap(std::span<Request*> out, bool wait) override;
     void cancel_pending() override;
     std::size_t run_pending_here(std::span<Request*> out) override;
-    bool run_here(Request* request) override;
+    bool take_pending(Request* request) override;
 
     // Workers running: fewer than asked for if threads could not be created.
     unsigned started() const { return static_cast<unsigned>(threads_.size()); }
