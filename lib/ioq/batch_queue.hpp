@@ -12,9 +12,15 @@
 //
 // Invariant: the producer never pushes more than fits (callers bound what they
 // have outstanding by the capacity), so push() never has to wait.
+//
+// A pop without wait that finds the queue empty takes no lock: the walk loop
+// polls for completions far more often than they come (linux-6.1 -false:
+// 7,300 polls for 3,100 completions), and each lock taken moved the
+// mutex's cache line over from the worker's core and back.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
@@ -37,13 +43,15 @@ public:
         bool wake;
         {
             std::lock_guard lock(mutex_);
-            if (closed_ || slots_.size() - count_ < items.size()) {
+            std::size_t count = count_.load(std::memory_order_relaxed);
+            if (closed_ || slots_.size() - count < items.size()) {
                 return false;
             }
             for (const T& item : items) {
-                slots_[(head_ + count_) % slots_.size()] = item;
-                ++count_;
+                slots_[(head_ + count) % slots_.size()] = item;
+                ++count;
             }
+            count_.store(count, std::memory_order_relaxed);
             wake = sleepers_ > 0;
         }
         if (wake) {
@@ -56,22 +64,29 @@ public:
     // at least one item or the queue is closed; returns 0 only when it is
     // closed and empty, or without wait when it is empty.
     std::size_t pop(std::span<T> out, bool wait) {
+        // Relaxed: an item pushed just now is found by the next poll, and
+        // what a pop takes it reads under the lock.
+        if (!wait && count_.load(std::memory_order_relaxed) == 0) {
+            return 0;
+        }
         std::size_t taken;
         bool wake_another;
         {
             std::unique_lock lock(mutex_);
             if (wait) {
                 ++sleepers_;
-                not_empty_.wait(lock, [&] { return count_ > 0 || closed_; });
+                not_empty_.wait(lock, [&] { return count_.load(std::memory_order_relaxed) > 0 || closed_; });
                 --sleepers_;
             }
-            taken = std::min(out.size(), count_);
+            std::size_t count = count_.load(std::memory_order_relaxed);
+            taken = std::min(out.size(), count);
             for (std::size_t i = 0; i < taken; ++i) {
                 out[i] = slots_[head_];
                 head_ = (head_ + 1) % slots_.size();
             }
-            count_ -= taken;
-            wake_another = count_ > 0 && sleepers_ > 0;
+            count -= taken;
+            count_.store(count, std::memory_order_relaxed);
+            wake_another = count > 0 && sleepers_ > 0;
         }
         if (wake_another) {
             not_empty_.notify_one();
@@ -83,12 +98,13 @@ public:
     // it already.  Linear in what is queued, which the capacity bounds.
     bool remove(const T& item) {
         std::lock_guard lock(mutex_);
-        for (std::size_t i = 0; i < count_; ++i) {
+        std::size_t count = count_.load(std::memory_order_relaxed);
+        for (std::size_t i = 0; i < count; ++i) {
             if (slots_[(head_ + i) % slots_.size()] == item) {
-                for (std::size_t j = i; j + 1 < count_; ++j) {
+                for (std::size_t j = i; j + 1 < count; ++j) {
                     slots_[(head_ + j) % slots_.size()] = slots_[(head_ + j + 1) % slots_.size()];
                 }
-                --count_;
+                count_.store(count - 1, std::memory_order_relaxed);
                 return true;
             }
         }
@@ -111,7 +127,8 @@ private:
     std::condition_variable not_empty_;
     std::vector<T> slots_;
     std::size_t head_ = 0;
-    std::size_t count_ = 0;
+    // Written under the lock; read without it only by pop's empty check.
+    std::atomic<std::size_t> count_{0};
     std::size_t sleepers_ = 0;
     bool closed_ = false;
 };

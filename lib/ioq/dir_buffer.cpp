@@ -96,7 +96,26 @@ void DirBuffer::keep_entries(ReadArea& area) noexcept {
     data_ = block;
 }
 
-void DirBuffer::fill(int fd) noexcept {
+namespace {
+
+// The d_off of the last record in [batch, batch + size).
+std::int64_t last_next_offset(const std::byte* batch, std::size_t size) {
+    using namespace dirent_layout;
+    const std::byte* last = batch;
+    for (const std::byte* record = batch; record < batch + size;) {
+        last = record;
+        unsigned short reclen;
+        std::memcpy(&reclen, record + reclen_offset, sizeof reclen);
+        record += reclen;
+    }
+    std::int64_t next;
+    std::memcpy(&next, last + next_offset, sizeof next);
+    return next;
+}
+
+} // namespace
+
+void DirBuffer::fill(int fd, bool end_marked) noexcept {
     clear();
     ReadArea own_area;         // for a thread that has none lent
     ReadArea* area = nullptr;  // what the batch is read into, unless large_ or small_
@@ -129,6 +148,11 @@ void DirBuffer::fill(int fd) noexcept {
         }
         if (got == 0) {
             at_end_ = true;
+            break;
+        }
+        if (end_marked && last_next_offset(data_ + size_, static_cast<std::size_t>(got)) == end_offset) {
+            size_ += static_cast<std::size_t>(got);
+            at_end_ = true;  // the call returning 0 would find nothing
             break;
         }
         size_ += static_cast<std::size_t>(got);

@@ -10,7 +10,9 @@
 // fill() keeps calling getdents64 while a whole further record could still fit
 // in capacity bytes, so that a small directory is read to its end (getdents64
 // returning 0) in the same trip; at_end then tells the walk no further read is
-// needed.
+// needed.  Where the file system marks the last record of a directory (its
+// d_off is INT64_MAX: ext4, see walk/marked_ends.hpp), the call that would
+// return 0 is skipped.
 //
 // Where the bytes live: getdents64 writes into the read area lent to the
 // filling thread (ReadAreaLoan).  A batch of up to small_limit bytes (most
@@ -77,8 +79,10 @@ public:
 
     // Replaces the contents with the next entries of fd.  Sets at_end() when the
     // directory is exhausted and error() (a positive errno) when reading failed.
-    // Never fails for want of memory: it then reads smaller batches.
-    void fill(int fd) noexcept;
+    // Never fails for want of memory: it then reads smaller batches.  With
+    // end_marked, a last record whose d_off is end_offset ends the directory.
+    void fill(int fd, bool end_marked = false) noexcept;
+    static constexpr std::int64_t end_offset = INT64_MAX;
 
     // Empties the buffer and frees what a large batch needed (its area,
     // the results of its statx calls): the buffer is done with, and may
@@ -150,6 +154,7 @@ private:
 // memcpy because records are only 8-byte aligned by convention, not by type.
 namespace dirent_layout {
 inline constexpr std::size_t inode_offset = 0;
+inline constexpr std::size_t next_offset = 8;  // d_off
 inline constexpr std::size_t reclen_offset = 16;
 inline constexpr std::size_t type_offset = 18;
 inline constexpr std::size_t name_offset = 19;

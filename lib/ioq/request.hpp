@@ -37,6 +37,9 @@ struct Request {
                                  // read_dir: if non-zero, statx every entry read too
     int stat_flags = 0;          // open_dir/read_dir: AT_* flags for those statx
     DirBuffer* buffer = nullptr;         // open_dir/read_dir: where entries go
+    // open_dir/read_dir: the directory's file system marks the record that
+    // ends it (DirBuffer::fill's end_marked).
+    bool end_marked = false;
     struct statx* statx_out = nullptr;   // stat: where metadata goes
     void* cookie = nullptr;      // the caller's, untouched
     // open_dir: close the directory right after reading it if it was read to

@@ -86,7 +86,7 @@ int open_without_links(const Request& request) noexcept {
 
 void read_entries(Request& request, int fd) noexcept {
     DirBuffer& buffer = *request.buffer;
-    buffer.fill(fd);
+    buffer.fill(fd, request.end_marked);
     if (request.statx_mask) {
         buffer.stat_entries(fd, request.statx_mask, request.stat_flags);
     }

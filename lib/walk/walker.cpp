@@ -1,6 +1,7 @@
 #include "walker.hpp"
 
 #include "counted_reads.hpp"
+#include "marked_ends.hpp"
 
 #include <algorithm>
 #include <array>
@@ -97,6 +98,7 @@ Walker::Walker(WalkOptions options)
     options_.read_ahead = std::min(options_.read_ahead, queue_.capacity() / 2);
     to_submit_.reserve(queue_.capacity());
     close_leaves_ = !options_.hold_directories;
+    ends_marked_ = ends_are_marked(options_.roots, options_.symlinks == Symlinks::logical);
     rounds_ = (options_.strategy == Strategy::ids || options_.strategy == Strategy::eds ||
                options_.strategy == Strategy::hybrid) &&
               !options_.post_order;
@@ -736,6 +738,7 @@ bool Walker::read_more() {
     request.op = Op::read_dir;
     request.fd = current_->fd;
     request.buffer = &current_->slot->buffer;
+    request.end_marked = ends_marked_;
     ask_for_entry_stats(request, current_);
     request.cookie = current_;
     current_->state = DirNode::State::reading;
@@ -855,6 +858,7 @@ void Walker::submit_open(DirNode* node) {
     request.op = Op::open_dir;
     request.cookie = node;
     request.buffer = &node->slot->buffer;
+    request.end_marked = ends_marked_;
     ask_for_entry_stats(request, node);
     request.close_leaf = close_leaves_;
     // A walk that needs nothing more of a directory once read (see

@@ -169,6 +169,9 @@ private:
     // And every directory but a starting point, subdirectories or not
     // (names only, or metadata fetched eagerly).
     bool close_after_read_ = false;
+    // Whether a directory's last record may say it ends it, saving the
+    // getdents64 that would return 0 (marked_ends.hpp).
+    bool ends_marked_ = false;
     Enter enter_next_directory();
     DirNode* take_next_directory();
     // Cuts entry_path_'s prefix, the path of from (a live node, or

@@ -24,6 +24,7 @@
 #include <malloc.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -1300,6 +1301,66 @@ Test(dir_buffer, cursor_measures_names_of_every_length) {
     }
     cr_expect(listed_directories == directories, "next_directory(): the directories, no file, no dot");
     ::close(fd);
+}
+
+namespace {
+
+// Every name in fd's directory, filling buffer again until it is at its
+// end; reads counts the getdents64 calls.
+std::multiset<std::string> read_all(DirBuffer& buffer, int fd, bool end_marked, unsigned& reads) {
+    std::multiset<std::string> names;
+    reads = 0;
+    do {
+        buffer.fill(fd, end_marked);
+        cr_assert_eq(buffer.error(), 0);
+        reads += buffer.read_calls();
+        for (const std::string& name : names_in(buffer)) {
+            names.insert(name);
+        }
+        cr_assert(reads < 10000, "never at its end");
+    } while (!buffer.at_end());
+    return names;
+}
+
+} // namespace
+
+Test(dir_buffer, a_marked_end_saves_the_read_that_finds_nothing) {
+    // Where the file system marks a listing's last record, fill() with
+    // end_marked stops there: one getdents64 for a small directory instead
+    // of two, and a large one read in small batches still comes whole.
+    // Elsewhere nothing changes.
+    test::TempTree tree;
+    tree.many_files("small", 40);
+    tree.directory("small/sub");
+    std::vector<std::string> many = tree.many_files("large", 3000, "a-longer-name-");
+    bool marked = test::lists_end_marked(tree.path("small"));
+    if (!marked) {
+        cr_log_warn("%s does not mark the end of a listing: only the unmarked reads are checked",
+                    tree.root().c_str());
+    }
+    for (const char* dir : {"small", "large"}) {
+        for (std::size_t capacity : {DirBuffer::default_capacity, std::size_t{4096}}) {
+            int plain_fd = ::open(tree.path(dir).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            int marked_fd = ::open(tree.path(dir).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            cr_assert(plain_fd >= 0 && marked_fd >= 0);
+            DirBuffer plain_buffer(capacity), marked_buffer(capacity);
+            unsigned plain_reads = 0, marked_reads = 0;
+            std::multiset<std::string> plain = read_all(plain_buffer, plain_fd, false, plain_reads);
+            std::multiset<std::string> with_mark = read_all(marked_buffer, marked_fd, true, marked_reads);
+            cr_expect(with_mark == plain, "%s, %zu bytes: %zu names with the mark, %zu without", dir,
+                      capacity, with_mark.size(), plain.size());
+            cr_expect_eq(plain.size(), std::string(dir) == "small" ? 41u : 3000u);
+            if (marked) {
+                cr_expect_eq(marked_reads + 1, plain_reads, "%s, %zu bytes: %u reads marked, %u plain",
+                             dir, capacity, marked_reads, plain_reads);
+            } else {
+                cr_expect_eq(marked_reads, plain_reads);
+            }
+            ::close(plain_fd);
+            ::close(marked_fd);
+        }
+    }
+    cr_expect_eq(many.size(), 3000u);
 }
 
 Test(dir_buffer, empty_directory_and_read_errors) {

@@ -5,10 +5,12 @@
 #include <ftw.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -467,6 +469,27 @@ std::size_t count_open_fds() {
     }
     ::closedir(dir);
     return count - 1;  // the descriptor opendir itself holds
+}
+
+bool lists_end_marked(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        die("open " + path);
+    }
+    std::vector<char> bytes(1 << 20);
+    long got = ::syscall(SYS_getdents64, fd, bytes.data(), bytes.size());
+    ::close(fd);
+    if (got <= 0) {
+        die("getdents64 " + path);
+    }
+    std::int64_t last_off = 0;
+    for (long at = 0; at < got;) {
+        unsigned short reclen;
+        std::memcpy(&reclen, bytes.data() + at + 16, sizeof reclen);
+        std::memcpy(&last_off, bytes.data() + at + 8, sizeof last_off);
+        at += reclen;
+    }
+    return last_off == INT64_MAX;
 }
 
 } // namespace test

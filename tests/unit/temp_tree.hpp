@@ -104,4 +104,10 @@ private:
 // not counting the one used to list them).
 std::size_t count_open_fds();
 
+// Whether the file system holding the directory `path` ends its listings
+// with a record whose d_off is INT64_MAX (ext4's hash order), which lets a
+// walk skip the getdents64 that would return nothing; read with getdents64
+// itself, apart from the code under test.
+bool lists_end_marked(const std::string& path);
+
 } // namespace test
