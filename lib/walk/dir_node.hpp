@@ -48,13 +48,11 @@ struct DirSlot {
     // it lists them; its entries claim them one by one from ahead_next on,
     // as next() returns them.  ahead_scan: the offset in the buffer where
     // the scan for more stopped (the walk's budget ran out), ahead_done once
-    // it reached the end.  ahead_settled: read, scanned to the end (or too
-    // deep to scan), and so is every directory it opened ahead, down to
-    // the last: nothing below will want an open again, so the walk's scans
-    // for what to open next pass it in one step.  ahead_settled_to: the
-    // directories opened ahead before it are settled, and the scans start
-    // after them (a directory of 25 leaves, opened ahead in order, was
-    // visited 25 times a scan, most of it settled).  A pooled vector: its
+    // it reached the end.  ahead_settled_to: the directories opened ahead
+    // before it are settled (DirNode::ahead_settled), and the scans for
+    // what to open next start after them (a directory of 25 leaves, opened
+    // ahead in order, was visited 25 times a scan, most of it settled).
+    // A pooled vector: its
     // capacity stays with the slot, so a walk allocates for it only while
     // warming up.
     std::vector<DirNode*> ahead;
@@ -62,13 +60,12 @@ struct DirSlot {
     std::size_t ahead_scan = 0;
     std::size_t ahead_settled_to = 0;
     bool ahead_done = false;
-    bool ahead_settled = false;
 
     // Ready for another directory (the vector keeps its capacity).
     void reset_look_ahead() noexcept {
         ahead.clear();
         ahead_next = ahead_scan = ahead_settled_to = 0;
-        ahead_done = ahead_settled = false;
+        ahead_done = false;
     }
 };
 
@@ -117,6 +114,11 @@ struct DirNode {
     bool truncated : 1 = false;
     bool finish_recorded : 1 = false;
     bool idle : 1 = false;
+    // Looking ahead: read, scanned to the end (or too deep to scan), and so
+    // is every directory it opened ahead, down to the last.  Nothing below
+    // will want an open again, so the walk's scans for what to open next
+    // pass it in one step, without a look at its slot.
+    bool ahead_settled : 1 = false;
 };
 
 // Reuses nodes and slots so the walk allocates per directory only until its

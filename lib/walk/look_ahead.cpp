@@ -102,6 +102,9 @@ Walker::Ahead Walker::look_ahead_below(DirNode* node, std::size_t& visits) {
     if (++visits > 2 * look_ahead_budget * options_.read_ahead) {
         return Ahead::stop;
     }
+    if (node->ahead_settled) {
+        return Ahead::settled;
+    }
     if (node->state == DirNode::State::queued) {
         if (!may_open_ahead()) {
             return Ahead::stop;
@@ -116,9 +119,6 @@ Walker::Ahead Walker::look_ahead_below(DirNode* node, std::size_t& visits) {
         return Ahead::settled;  // failed
     }
     DirSlot& slot = *node->slot;
-    if (slot.ahead_settled) {
-        return Ahead::settled;
-    }
     if (may_look_ahead(node)) {
         if (!may_open_ahead()) {
             return Ahead::stop;
@@ -128,7 +128,7 @@ Walker::Ahead Walker::look_ahead_below(DirNode* node, std::size_t& visits) {
     bool scanned = !may_look_ahead(node);  // to its end, or not to be
     Ahead below = look_ahead_below_all(slot, visits);
     if (below == Ahead::settled && scanned) {
-        slot.ahead_settled = true;
+        node->ahead_settled = true;
         return Ahead::settled;
     }
     return below == Ahead::stop ? Ahead::stop : Ahead::more;
