@@ -23,7 +23,11 @@
 #
 # Environment: STAT_EXPR, the expression of the stat suite (default
 # `-size +100M -print`, split like a shell would); RUNS; COLD_RUNS (default 3);
-# MEMORY_RUNS (runs per command in memory, whose median is reported; default 3).
+# MEMORY_RUNS (runs per command in memory, whose median is reported; default 3);
+# ROUNDS (default 5): each group's runs are split into this many rounds, every
+# round running every command (after one warm-up each from the second round
+# on), so that each command's runs spread over the whole group instead of one
+# command's runs all coming before the next's (tools/merge_rounds.py).
 #
 # The report (a markdown table per group: median, mean ± σ, min, user, system,
 # and each median divided by the reference's, bfs 2.6.1 unless said otherwise) is
@@ -45,6 +49,7 @@ REPO_ROOT=$(cd "$BENCH_DIR/.." && pwd -P)
 EARLY_NAMES=(CodingStyle procfs-i8k accept.c)
 COLD_RUNS=${COLD_RUNS:-3}
 MEMORY_RUNS=${MEMORY_RUNS:-3}
+ROUNDS=${ROUNDS:-5}
 # Finds nothing in linux (its largest file is a few MB), but needs every entry's
 # size: a complete walk plus one stat per entry.
 STAT_EXPR=${STAT_EXPR:--size +100M -print}
@@ -93,6 +98,7 @@ warmup=${warmup:-2}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "--runs must be a positive integer, not '$runs'"
 [[ $warmup =~ ^[0-9]+$ ]] || die "--warmup must be a non-negative integer, not '$warmup'"
 [[ $MEMORY_RUNS =~ ^[1-9][0-9]*$ ]] || die "MEMORY_RUNS must be a positive integer, not '$MEMORY_RUNS'"
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, not '$ROUNDS'"
 case $suite in
     complete | print | early | startup | deep | strategies | parallel | stat | syscalls | memory | cold | large)
         suites=("$suite") ;;
@@ -210,19 +216,32 @@ add_floor() {
 }
 
 # time_group SLUG TITLE RUNS WARMUP [HYPERFINE_ARGS...]: time the group assembled
-# with add* into $run_dir/SLUG.json, and start a new group.
+# with add* into $run_dir/SLUG.json, in ROUNDS rounds (SLUG.roundK.json and .md
+# each), and start a new group.
 time_group() {
     local slug=$1 title=$2 group_runs=$3 group_warmup=$4
     shift 4
-    local args=(--shell=none --output=null --runs "$group_runs" --warmup "$group_warmup"
-        --export-json "$run_dir/$slug.json" --export-markdown "$run_dir/$slug.md" "$@")
-    local i
+    local named=() i
     for i in "${!names[@]}"; do
-        args+=(--command-name "${names[i]}")
+        named+=(--command-name "${names[i]}")
     done
     say "== $title"
     ((${#names[@]})) || die "$title: nothing to time (are bfs and find installed?)"
-    hyperfine "${args[@]}" "${commands[@]}" >&2
+    local rounds=$ROUNDS round round_runs round_warmup done_runs=0 jsons=()
+    ((rounds > group_runs)) && rounds=$group_runs
+    for ((round = 1; round <= rounds; round++)); do
+        # The runs left, shared among the rounds left: 20 in 5 rounds is 4 each.
+        round_runs=$(((group_runs - done_runs) / (rounds - round + 1)))
+        done_runs=$((done_runs + round_runs))
+        round_warmup=$group_warmup
+        ((round > 1 && round_warmup > 1)) && round_warmup=1
+        hyperfine --shell=none --output=null --runs "$round_runs" --warmup "$round_warmup" \
+            --export-json "$run_dir/$slug.round$round.json" \
+            --export-markdown "$run_dir/$slug.round$round.md" "$@" \
+            "${named[@]}" "${commands[@]}" >&2
+        jsons+=("$run_dir/$slug.round$round.json")
+    done
+    python3 "$BENCH_DIR/tools/merge_rounds.py" "$run_dir/$slug.json" "${jsons[@]}"
     names=()
     commands=()
 }
@@ -734,7 +753,7 @@ write_header() {
 - load average at start: $(cut -d' ' -f1-3 /proc/loadavg)
 - ufind: $ufind_line
 - references: $(tool_version find); $(tool_version bfs); $(tool_version fdfind)
-- $(tool_version hyperfine), ${runs} runs after ${warmup} warm-up runs (startup: $((runs * 10)); cold: ${COLD_RUNS}, no warm-up; memory: ${MEMORY_RUNS})$( ((quick)) && echo ', --quick: a smoke test, not a measurement')
+- $(tool_version hyperfine), ${runs} runs in ${ROUNDS} rounds after ${warmup} warm-up runs (startup: $((runs * 10)); cold: ${COLD_RUNS}, no warm-up; memory: ${MEMORY_RUNS})$( ((quick)) && echo ', --quick: a smoke test, not a measurement')
 - stat suite expression: \`$STAT_EXPR\`
 - corpora in \`$corpora\`
 $(for c in linux synthetic empty deep large; do corpus_line "$c"; done)
