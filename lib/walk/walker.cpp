@@ -98,7 +98,6 @@ Walker::Walker(WalkOptions options)
     options_.read_ahead = std::min(options_.read_ahead, queue_.capacity() / 2);
     to_submit_.reserve(queue_.capacity());
     close_leaves_ = !options_.hold_directories;
-    ends_marked_ = ends_are_marked(options_.roots, options_.symlinks == Symlinks::logical);
     rounds_ = (options_.strategy == Strategy::ids || options_.strategy == Strategy::eds ||
                options_.strategy == Strategy::hybrid) &&
               !options_.post_order;
@@ -726,7 +725,20 @@ DirNode* Walker::take_next_directory() {
     }
 }
 
+bool Walker::ends_marked() {
+    // Decided at the first directory below a starting point, or the first
+    // second read: a walk that ends within its starting points (an empty
+    // directory, -quit in the first one) reads no mount table, a fifth
+    // of a millisecond of its start.
+    if (!ends_decided_) {
+        ends_marked_ = ends_are_marked(options_.roots, options_.symlinks == Symlinks::logical);
+        ends_decided_ = true;
+    }
+    return ends_marked_;
+}
+
 bool Walker::read_more() {
+    bool end_marked = ends_marked();  // may throw, before anything changes
     // Whatever was opened ahead from the buffer read last was claimed by
     // its entry by now; nothing is opened ahead from the next one.
     if (look_ahead_) {
@@ -738,7 +750,7 @@ bool Walker::read_more() {
     request.op = Op::read_dir;
     request.fd = current_->fd;
     request.buffer = &current_->slot->buffer;
-    request.end_marked = ends_marked_;
+    request.end_marked = end_marked;
     ask_for_entry_stats(request, current_);
     request.cookie = current_;
     current_->state = DirNode::State::reading;
@@ -839,11 +851,13 @@ void Walker::submit_read_ahead(DirNode* must_include) {
 }
 
 void Walker::submit_open(DirNode* node) {
+    // First, what may throw std::bad_alloc: whether ends are marked (for
+    // a starting point, not asked yet), the slot, and the path in it.
+    bool end_marked = node->parent && ends_marked();
     DirNode* base = node->parent;
     while (base && base->fd < 0) {
         base = base->parent;
     }
-    // First, what may throw std::bad_alloc: the slot, and the path in it.
     node->slot = pool_.take_slot();
     try {
         write_open_path(base, node, node->slot->path);
@@ -858,7 +872,7 @@ void Walker::submit_open(DirNode* node) {
     request.op = Op::open_dir;
     request.cookie = node;
     request.buffer = &node->slot->buffer;
-    request.end_marked = ends_marked_;
+    request.end_marked = end_marked;
     ask_for_entry_stats(request, node);
     request.close_leaf = close_leaves_;
     // A walk that needs nothing more of a directory once read (see

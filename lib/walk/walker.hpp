@@ -170,8 +170,11 @@ private:
     // (names only, or metadata fetched eagerly).
     bool close_after_read_ = false;
     // Whether a directory's last record may say it ends it, saving the
-    // getdents64 that would return 0 (marked_ends.hpp).
+    // getdents64 that would return 0 (marked_ends.hpp); asked once, when
+    // first needed.  May throw std::bad_alloc.
+    bool ends_marked();
     bool ends_marked_ = false;
+    bool ends_decided_ = false;
     Enter enter_next_directory();
     DirNode* take_next_directory();
     // Cuts entry_path_'s prefix, the path of from (a live node, or

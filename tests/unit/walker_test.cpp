@@ -384,9 +384,10 @@ Test(walker, search_ending_in_its_second_directory_reads_no_other) {
     test::TempTree tree;
     tree.build("top/d0/f top/d1/f top/d2/f top/d3/f top/d4/f top/d5/f top/d6/f top/d7/f "
                "top/d8/f top/d9/f top/d9/deeper/g");
-    // Two getdents64 a directory, the second returning nothing; one where
-    // the file system marks a listing's last record (ext4).
-    unsigned long long reads_each = test::lists_end_marked(tree.path("top")) ? 1 : 2;
+    // Two getdents64 a directory, the second returning nothing; one below
+    // the starting point where the file system marks a listing's last
+    // record (ext4: the walk decides that only once it goes below).
+    unsigned long long reads_below = test::lists_end_marked(tree.path("top")) ? 1 : 2;
     for (const WalkBackend& backend : test::plain_backends()) {
         for (Strategy strategy : both_strategies) {
             for (bool look_ahead : {false, true}) {
@@ -404,7 +405,7 @@ Test(walker, search_ending_in_its_second_directory_reads_no_other) {
                 ioq::walk::WalkStats stats = walker->stats();
                 cr_expect_eq(stats.directories, 2u, "%s: %llu directories read", where.c_str(),
                              static_cast<unsigned long long>(stats.directories));
-                cr_expect_eq(stats.reads, 2 * reads_each, "%s: %llu getdents64 calls", where.c_str(),
+                cr_expect_eq(stats.reads, 2 + reads_below, "%s: %llu getdents64 calls", where.c_str(),
                              static_cast<unsigned long long>(stats.reads));
                 cr_expect(!stats.workers_started, "%s: workers started", where.c_str());
                 test::expect_descriptors_released(walker, backend, fds_before, where);
