@@ -1,6 +1,7 @@
 #include "regex_test.hpp"
 
 #include "eval.hpp"
+#include "regex_size.hpp"
 
 #include <regex.h>
 
@@ -39,6 +40,9 @@ public:
 
     // nullptr, or glibc's message about what is wrong with the pattern.
     const char* compile(const std::string& text, int syntax) {
+        if (!fits_regex_compiler(estimate_regex_size(text, syntax))) {
+            return "Regular expression too big";  // glibc's words for REG_ESIZE
+        }
         ::re_set_syntax(static_cast<reg_syntax_t>(syntax));
         pattern_.no_sub = 1;
         return ::re_compile_pattern(text.data(), text.size(), &pattern_);

@@ -6,7 +6,9 @@
 //   walk:  re_match(path) == length of path   (anchored at both ends, as find)
 //
 // glibc's GNU regex API is used because it takes find's syntax bits
-// directly; POSIX regcomp cannot express emacs syntax.  TODO: glibc's
+// directly; POSIX regcomp cannot express emacs syntax.  A pattern whose
+// compile would run for minutes or overflow the stack in glibc is refused
+// first (regex_size.hpp).  TODO: glibc's
 // re_match allocates matcher state on each call; a DFA of our own would
 // avoid it, not worth it before a profile shows -regex on a hot path.
 #pragma once

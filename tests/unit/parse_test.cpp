@@ -510,6 +510,24 @@ Test(parse, non_numeric_depths_are_refused) {
     }
 }
 
+// GNU find hands these to glibc as they are, and runs for minutes, takes
+// gigabytes or overflows its stack (cli/regex_size.hpp has the figures).
+Test(parse, regexes_that_would_exhaust_the_compiler_are_refused) {
+    std::string nested(30000, '(');
+    nested += 'a' + std::string(30000, ')');
+    const Refusal refusals[] = {
+        {{".", "-regextype", "posix-extended", "-regex", "((a*){1,100}){1,100}"},
+         "Regular expression too big", false},
+        {{".", "-regextype", "posix-extended", "-iregex", nested}, "Regular expression too big",
+         false},
+    };
+    for (const Refusal& refusal : refusals) {
+        expect_refused(refusal);
+    }
+    cr_expect(shape_of({".", "-regextype", "posix-extended", "-regex", ".{1,2800}"}) != "",
+              "a long optional run within the bounds is taken");
+}
+
 Test(parse, unbalanced_and_empty_parentheses_are_refused) {
     const Refusal refusals[] = {
         {{"(", "-true"}, "", true},
