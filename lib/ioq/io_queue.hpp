@@ -16,8 +16,8 @@
 // overlap, two requests or more outstanding, after the caller's thread has
 // run inline_directories directory requests itself; the requests still
 // waiting inline are then handed to it.  A walk of an empty directory or of
-// a chain of single directories, or a search that ends within its first two
-// directories, never starts a thread or a ring.
+// a chain of single directories, or a search that ends within its first four
+// directory reads, never starts a thread or a ring.
 //
 // Out of memory or threads: the constructor may throw std::bad_alloc (the
 // inline backend's list); after it nothing throws.  A pool that cannot be
@@ -58,13 +58,17 @@ struct QueueOptions {
     // walk/counted_reads.hpp).
     bool guess_slow_devices = true;
     // Directory requests the caller's thread runs itself before a pool may
-    // start.  At 2, a search that ends within them (-name CodingStyle
-    // -quit, two levels down in linux-6.1, found in the second directory
-    // read) pays for no thread and ring, nor for the sibling directories
-    // read-ahead queued, which workers would have read for nothing; a
-    // longer walk starts its pool a directory later, microseconds.  0:
-    // the first two requests outstanding start it.
-    std::size_t inline_directories = 2;
+    // start.  A search that ends within them pays for no thread and ring,
+    // nor for the sibling directories read-ahead queued, which workers would
+    // have read for nothing.  At 2, -name CodingStyle -quit (two levels down
+    // in linux-6.1) started both under -S dfs, ids and eds: ids and eds
+    // read the root once a round, so the name turns up in their third
+    // read.  At 4, none of them starts a pool there: -S ids 2.7 -> 2.0 ms
+    // and -S eds 2.6 -> 2.0 ms (0.86x -> 0.65x bfs -S ids; 20 shuffled
+    // rounds); -false on linux 1.02x [0.94, 1.11], within the noise, as a
+    // longer walk only starts its pool two directories later.  0: the
+    // first two requests outstanding start it.
+    std::size_t inline_directories = 4;
 };
 
 class IoQueue {

@@ -458,6 +458,19 @@ def test_errors(tmp):
         result = run([UFIND, "--stats", tree] + expression)
         check(f"{' '.join(expression)}: no statx but the starting point's",
               result.returncode == 0 and b" statx=1 " in result.stderr, repr(result.stderr))
+    # A search that ends in its first directory reads starts no thread or
+    # ring, whatever the strategy: -S ids and eds read the starting point
+    # once a round, so the name below turns up in their third read.
+    shallow = os.path.join(tmp, "shallow")
+    for name in ("a", "b", "c", "d", "e"):
+        os.makedirs(os.path.join(shallow, name, "deeper", "deepest"))
+        open(os.path.join(shallow, name, "target"), "w").close()
+    for strategy in ("hybrid", "bfs", "dfs", "ids", "eds"):
+        result = run([UFIND, "--stats", "-S", strategy, shallow, "-name", "target", "-print",
+                      "-quit"])
+        check(f"-S {strategy}: a search ending in its first reads starts no worker",
+              result.returncode == 0 and result.stdout.count(b"\n") == 1 and
+              b" workers_started=0 " in result.stderr, repr(result.stderr))
     # Metadata of every entry: the workers fetch it as they read each
     # directory, which they then close, and nothing more is asked.
     result = run([UFIND, "--stats", tree, "-size", "-1k"])
