@@ -135,55 +135,47 @@ private:
 
     void step() {
         char c = pattern_[at_++];
-        if (c == '\\') {
+        bool escaped = c == '\\';
+        if (escaped) {
             if (at_ == pattern_.size()) {
                 return;  // a trailing backslash: glibc's error
             }
-            escaped(pattern_[at_++]);
-            return;
+            c = pattern_[at_++];
         }
-        bool extended_ops = !has(RE_LIMITED_OPS);
-        if (c == '(' && has(RE_NO_BK_PARENS)) {
-            open_group();
-        } else if (c == ')' && has(RE_NO_BK_PARENS) && groups_.size() > 1) {
-            close_group();
-        } else if ((c == '|' && has(RE_NO_BK_VBAR) && extended_ops) ||
-                   (c == '\n' && has(RE_NEWLINE_ALT))) {
-            groups_.back().end_branch();
-        } else if (c == '{' && has(RE_INTERVALS) && has(RE_NO_BK_BRACES)) {
-            interval();
-        } else if (c == '*') {
-            repetition(0, -1);
-        } else if ((c == '+' || c == '?') && !has(RE_BK_PLUS_QM) && extended_ops) {
-            repetition(c == '+' ? 1 : 0, c == '+' ? -1 : 1);
-        } else if (c == '^' || c == '$') {
-            groups_.back().push(assertion);
-        } else if (c == '[') {
-            skip_bracket();
-            groups_.back().push(character);
-        } else {
-            groups_.back().push(character);
-        }
+        token(c, escaped);
     }
 
-    // The character after a backslash.
-    void escaped(char c) {
+    // One character, bare or after a backslash.  Whether `(`, `|`, `{`, `+`
+    // and `?` are operators bare or escaped is the syntax's choice; `*`, the
+    // anchors and lists are operators only bare, back-references and GNU's
+    // word assertions only escaped.
+    void token(char c, bool escaped) {
+        auto is_operator = [&](reg_syntax_t bare_bit) { return escaped != has(bare_bit); };
         bool extended_ops = !has(RE_LIMITED_OPS);
-        if (c == '(' && !has(RE_NO_BK_PARENS)) {
+        if (c == '(' && is_operator(RE_NO_BK_PARENS)) {
             open_group();
-        } else if (c == ')' && !has(RE_NO_BK_PARENS) && groups_.size() > 1) {
+        } else if (c == ')' && is_operator(RE_NO_BK_PARENS) && groups_.size() > 1) {
             close_group();
-        } else if (c == '|' && !has(RE_NO_BK_VBAR) && extended_ops) {
+        } else if ((c == '|' && is_operator(RE_NO_BK_VBAR) && extended_ops) ||
+                   (c == '\n' && !escaped && has(RE_NEWLINE_ALT))) {
             groups_.back().end_branch();
-        } else if (c == '{' && has(RE_INTERVALS) && !has(RE_NO_BK_BRACES)) {
+        } else if (c == '{' && has(RE_INTERVALS) && is_operator(RE_NO_BK_BRACES)) {
             interval();
-        } else if ((c == '+' || c == '?') && has(RE_BK_PLUS_QM) && extended_ops) {
+        } else if ((c == '+' || c == '?') && escaped == has(RE_BK_PLUS_QM) && extended_ops) {
             repetition(c == '+' ? 1 : 0, c == '+' ? -1 : 1);
-        } else if ((c >= '1' && c <= '9' && !has(RE_NO_BK_REFS)) ||
-                   (std::string_view("bB<>`'").find(c) != std::string_view::npos &&
-                    !has(RE_NO_GNU_OPS))) {
+        } else if (escaped) {
+            bool back_reference = c >= '1' && c <= '9' && !has(RE_NO_BK_REFS);
+            bool gnu_assertion = std::string_view("bB<>`'").find(c) != std::string_view::npos &&
+                                 !has(RE_NO_GNU_OPS);
+            groups_.back().push(back_reference || gnu_assertion ? assertion : character);
+        } else if (c == '*') {
+            repetition(0, -1);
+        } else if (c == '^' || c == '$') {
             groups_.back().push(assertion);
         } else {
+            if (c == '[') {
+                skip_bracket();
+            }
             groups_.back().push(character);
         }
     }
