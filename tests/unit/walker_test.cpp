@@ -372,6 +372,40 @@ Test(walker, pruned_directory_is_reported_but_never_entered) {
     }
 }
 
+// A walk trusts a listing's marked last record (no getdents64 returning 0)
+// only from its reads_before_deciding_ends-th directory read on: the
+// directories before it cost two reads each, those after one, where the
+// file system marks ends; everywhere two where it does not.
+Test(walker, end_marks_are_trusted_only_once_enough_directories_are_read) {
+    constexpr std::size_t subdirectories = 150;
+    test::TempTree tree;
+    std::string spec;
+    for (std::size_t i = 0; i < subdirectories; ++i) {
+        spec += "top/d" + std::to_string(i) + "/f ";
+    }
+    tree.build(spec);
+    bool marked = test::lists_end_marked(tree.path("top"));
+    constexpr std::size_t undecided = Walker::reads_before_deciding_ends - 1;
+    unsigned long long expected_reads = 2 + (marked ? 2 * undecided + (subdirectories - undecided)
+                                                    : 2 * subdirectories);
+    for (const WalkBackend& backend : test::plain_backends()) {
+        for (Strategy strategy : both_strategies) {
+            std::string where = test::describe(backend, strategy);
+            WalkOptions options = test::make_options(backend, {tree.path("top")}, strategy);
+            auto walker = std::make_unique<Walker>(std::move(options));
+            std::size_t entries = 0;
+            while (walker->next()) {
+                ++entries;
+            }
+            cr_expect_eq(entries, 1 + 2 * subdirectories, "%s: %zu entries", where.c_str(), entries);
+            ioq::walk::WalkStats stats = walker->stats();
+            cr_expect_eq(stats.reads, expected_reads, "%s: %llu getdents64 calls, %llu expected (%s)",
+                         where.c_str(), static_cast<unsigned long long>(stats.reads), expected_reads,
+                         marked ? "ends marked" : "ends not marked");
+        }
+    }
+}
+
 // --------------------------------------------------------------------------
 // Stopping
 // --------------------------------------------------------------------------
@@ -384,10 +418,10 @@ Test(walker, search_ending_in_its_second_directory_reads_no_other) {
     test::TempTree tree;
     tree.build("top/d0/f top/d1/f top/d2/f top/d3/f top/d4/f top/d5/f top/d6/f top/d7/f "
                "top/d8/f top/d9/f top/d9/deeper/g");
-    // Two getdents64 a directory, the second returning nothing; one below
-    // the starting point where the file system marks a listing's last
-    // record (ext4: the walk decides that only once it goes below).
-    unsigned long long reads_below = test::lists_end_marked(tree.path("top")) ? 1 : 2;
+    // Two getdents64 a directory, the second returning nothing, even where
+    // the file system marks a listing's last record: a walk this short
+    // never reads the mount table to learn that it may trust the marks.
+    unsigned long long reads_below = 2;
     for (const WalkBackend& backend : test::plain_backends()) {
         for (Strategy strategy : both_strategies) {
             for (bool look_ahead : {false, true}) {
