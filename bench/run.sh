@@ -119,16 +119,24 @@ else
     say "warning: no ufind at $ufind; its rows are left out (build it, or pass --ufind)"
 fi
 
-# The floor walker is rebuilt whenever its source is newer than the binary, so a
-# stale floor cannot be measured by mistake. It lives in bench/.build (ignored by
+# The floors are rebuilt whenever their source is newer than the binary, so a
+# stale floor cannot be measured by mistake. They live in bench/.build (ignored by
 # git), not in the meson build, to keep bench/ independent of the library's build.
+# floor_walk bounds whole walks; floor_list the reading of a given set of
+# directories (the strategies suite's early rows).
+compile_floor() {
+    local binary=$BENCH_DIR/.build/$1 source=$BENCH_DIR/floor/$1.c
+    if [[ ! -x $binary || $source -nt $binary ]]; then
+        say "compiling $binary"
+        mkdir -p "$BENCH_DIR/.build"
+        "${CC:-cc}" -O2 -pthread -Wall -Wextra -o "$binary.tmp" "$source"
+        mv "$binary.tmp" "$binary"
+    fi
+}
+compile_floor floor_walk
+compile_floor floor_list
 FLOOR=$BENCH_DIR/.build/floor_walk
-if [[ ! -x $FLOOR || $BENCH_DIR/floor/floor_walk.c -nt $FLOOR ]]; then
-    say "compiling $FLOOR"
-    mkdir -p "$BENCH_DIR/.build"
-    "${CC:-cc}" -O2 -pthread -Wall -Wextra -o "$FLOOR.tmp" "$BENCH_DIR/floor/floor_walk.c"
-    mv "$FLOOR.tmp" "$FLOOR"
-fi
+FLOOR_LIST=$BENCH_DIR/.build/floor_list
 
 # need_corpus NAME [CORPORA_SH_FLAG]: stop unless corpora.sh finished NAME. Called
 # directly, never inside $(...), where its exit would go unnoticed.
@@ -419,6 +427,17 @@ suite_strategies() {
     python3 "$BENCH_DIR/tools/report.py" --title "strategies: \`-S X\`, \`-false\` on linux" \
         "${refs[@]}" "${jsons[@]}" >>"$report"
 
+    # Beside each early search, the floor for the directories it reads: what
+    # ufind -j1 opens (strace sees no io_uring opens, and -j1 reads nothing
+    # ahead), read by floor_list's two threads with no discovery and no order.
+    # No walk that has to find those directories can be faster; where this
+    # row is near a target, the target is out of reach.
+    local list_floors=0
+    if ! command -v strace >/dev/null; then
+        say "warning: strace is missing (apt-get install strace); the early strategies rows have no floor"
+    elif ufind_takes -j1; then
+        list_floors=1
+    fi
     for name in "${EARLY_NAMES[@]}"; do
         for s in "${!takes[@]}"; do
             check_lines 1 "ufind -S $s linux -name $name -print -quit" \
@@ -427,6 +446,14 @@ suite_strategies() {
         jsons=() refs=()
         for s in "${STRATEGIES[@]}"; do
             [[ -n ${takes[$s]:-} ]] && add_ufind "-S $s $r -name $name -print -quit" "ufind -S $s"
+            if [[ -n ${takes[$s]:-} ]] && ((list_floors)); then
+                local list=$run_dir/opened-$name-$s
+                strace -f -y -e trace=open,openat,openat2 -o "$list.strace" \
+                    "$ufind" -j1 -S "$s" "$root" -name "$name" -print -quit >/dev/null
+                python3 "$BENCH_DIR/tools/opened_dirs.py" "$list.strace" >"$list.txt"
+                add "floor-list -t2 (ufind -S $s's $(wc -l <"$list.txt") reads)" \
+                    "$(printf '%q' "$FLOOR_LIST") -t 2 $r $(printf '%q' "$list.txt")"
+            fi
             add_tool "bfs -S $s" bfs "-S $s $r -name $name -print -quit"
             if [[ $s == bfs ]]; then
                 add_tool find find "$r -name $name -print -quit"
