@@ -21,10 +21,23 @@ import sys
 OPEN = re.compile(r'\bopen(?:at2?)?\(.*O_DIRECTORY.*\)\s+=\s+\d+<(.*)>$')
 
 
+# With -f, a call another thread interrupts is split in two lines:
+# `PID openat(...flags <unfinished ...>` and, later, `PID <... openat resumed>
+# ...) = 4</a/b/c>`; the halves are joined per PID before matching.
+UNFINISHED = re.compile(r'^(\d+)\s+(.*?)\s*<unfinished \.\.\.>$')
+RESUMED = re.compile(r'^(\d+)\s+<\.\.\. \w+ resumed>\s?(.*)$')
+
+
 def opened_directories(lines):
+    pending = {}
     for line in lines:
-        match = OPEN.search(line.rstrip("\n"))
-        if match:
+        line = line.rstrip("\n")
+        if match := UNFINISHED.match(line):
+            pending[match.group(1)] = match.group(2)
+            continue
+        if match := RESUMED.match(line):
+            line = pending.pop(match.group(1), "") + match.group(2)
+        if match := OPEN.search(line):
             yield match.group(1)
 
 
