@@ -73,17 +73,21 @@ struct DirNode {
     enum class State : unsigned char { queued, opening, ready, reading };
 
     // Pointers and 64-bit fields first, then 32-bit, then flags in one
-    // byte: 112 bytes, where the same fields in the order they are
-    // explained in cost 128 (a breadth-first walk of the 1M-entry corpus
+    // byte: 120 bytes, where the same fields in the order they are
+    // explained in cost 136 (a breadth-first walk of the 1M-entry corpus
     // held 21,700 nodes at once before its far queue became records; the
     // queued directories' parents, 5,700, are still nodes).
     DirNode* parent = nullptr;
-    // Its name in its parent, or its full path (starting points, the
-    // path as given, and every eighth level: Walker::write_path builds a
-    // path from the names up to the nearest of those).  Most names fit in
-    // the string itself, where a full path per queued directory cost 1.6 MB
-    // on the 1M-entry corpus.
+    // Its name in its parent, or a path (Walker::holds_path): a starting
+    // point's as given, and at every eighth level below, the path from
+    // anchor_above, the nearest node above that holds one.  Walker::
+    // write_path builds a full path from the names up to the nearest
+    // holder, then from holder to holder.  Most names fit in the string
+    // itself, where a full path per queued directory cost 1.6 MB on the
+    // 1M-entry corpus; and where every eighth level held its full path, a
+    // chain 20,000 deep held 50 MB of them.
     std::string name;
+    const DirNode* anchor_above = nullptr;
     // What the directory is, to check that opening it again by name finds
     // the same one.  identity_known: dev and ino from a statx (starting
     // points, walks that watch loops or devices, directories a worker

@@ -51,6 +51,7 @@ public:
     }
 
     std::size_t prefix_size() const { return prefix_size_; }
+    std::string_view prefix() const { return {bytes_.get(), prefix_size_}; }
 
 private:
     // Room for size bytes and a NUL, the prefix kept.

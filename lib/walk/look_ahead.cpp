@@ -194,11 +194,7 @@ void Walker::open_ahead(DirNode* parent, const RawDirent& dirent) {
     node->parent = parent;
     node->depth = parent->depth + 1;
     try {
-        if (holds_full_path(node)) {
-            write_child_path(parent, dirent.name, node->name);
-        } else {
-            node->name.assign(dirent.name);
-        }
+        name_node(node, dirent.name);
     } catch (const std::bad_alloc&) {
         pool_.give_node(node);
         throw;

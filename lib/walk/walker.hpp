@@ -246,16 +246,29 @@ private:
     // The path of node below base (an ancestor; nullptr: from the starting
     // point, the full path) into out.  May throw std::bad_alloc.
     static void write_path(const DirNode* base, const DirNode* node, std::string& out);
+    static void write_full_path(const DirNode* node, std::string& out);
+    // write_path(nullptr, node, out), cut from the entry path's prefix when
+    // node is the directory it names or close above.  May throw
+    // std::bad_alloc.
+    void write_path_near_prefix(const DirNode* node, std::string& out) const;
     // What write_path(base, node, out) writes, from the parent's open
     // path where it has one relative to the same base.
     static void write_open_path(const DirNode* base, const DirNode* node, std::string& out);
     // The full path of parent's entry `name` into out.
     static void write_child_path(const DirNode* parent, std::string_view name, std::string& out);
-    // A starting point and every anchor_every-th level keep their full path
-    // in DirNode::name, the others their name alone; component() is the
-    // name either way.
-    static bool holds_full_path(const DirNode* node);
+    // A starting point keeps its path as given in DirNode::name, and every
+    // anchor_every-th level its path from the holder above (anchor_above);
+    // the others keep their name alone.  component() is the name either way.
+    static bool holds_path(const DirNode* node);
+    // The nearest node above a holder that holds a path too.
+    static const DirNode* holder_above(const DirNode* node);
     static std::string_view component(const DirNode* node);
+    // Names a node whose parent and depth are set: `name` (a starting
+    // point's path), or for a holder below one its path from the holder
+    // above, which it records.  May throw std::bad_alloc, before the node
+    // changes.
+    void name_node(DirNode* node, std::string_view name);
+    std::string name_scratch_;
     void close_fd(int fd) noexcept;
     Request* take_close_request() noexcept;
     bool evict_one_fd();

@@ -797,6 +797,42 @@ void expect_same_as_find(const std::vector<std::string>& roots, const std::strin
 
 } // namespace
 
+// Every eighth level keeps only its path from the level above that keeps
+// one (Walker::holds_path).  The paths below those levels must be whole in
+// every order: written from the entry path's prefix, from the nodes
+// (breadth first, post-order), or below a directory that waited in the
+// breadth-first queue as a record (2,500 of them side by side at depth 8,
+// beyond the 16 windows kept as nodes) and came back as a node.
+Test(walker, paths_below_path_holders_are_whole_in_every_order) {
+    test::TempTree tree;
+    std::vector<std::string> chain = tree.deep_chain("h/c", "c", 40, 1);
+    constexpr int wide = 2500;
+    std::string spec;
+    for (int i = 0; i < wide; ++i) {
+        spec += "h/w/1/2/3/4/5/6/x" + std::to_string(i) + "/y/f ";
+    }
+    tree.build(spec);
+    std::vector<std::string> want = test::find_records({tree.path("h")}, "/");
+    cr_assert_eq(want.size(), 2 + chain.size() + 7 + 3 * wide, "find listed %zu entries",
+                 want.size());
+    for (const WalkBackend& backend : test::plain_backends()) {
+        for (Strategy strategy : both_strategies) {
+            for (bool post_order : {false, true}) {
+                std::string where =
+                    test::describe(backend, strategy) + (post_order ? " post-order" : "");
+                WalkOptions options = test::make_options(backend, {tree.path("h")}, strategy);
+                options.post_order = post_order;
+                WalkResult result = test::walk(std::move(options));
+                cr_expect_eq(test::count_errors(result), 0u, "%s: errors: %s", where.c_str(),
+                             test::error_summary(result).c_str());
+                std::vector<std::string> got = test::walk_records(result);
+                cr_expect(got == want, "%s: differs from find: %s", where.c_str(),
+                          test::first_difference(want, got).c_str());
+            }
+        }
+    }
+}
+
 Test(walker, walk_is_complete_when_descriptors_run_short) {
     test::TempTree tree;
     // 36 directories at depth 2 each with children, and a chain of 60.
