@@ -12,7 +12,7 @@
 //   chunk:  [ header | dev? | name ... pad ][ header | name ... pad ] ...
 //           ^ head (oldest)                                    ^ tail
 //
-// A record longer than a chunk (a full path kept for an anchor) gets a
+// A record longer than a chunk (a holder's path of eight long names) gets a
 // chunk of its own size.  push() may throw std::bad_alloc only when
 // reserve() was not called for it first.
 #pragma once
