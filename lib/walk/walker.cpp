@@ -736,10 +736,10 @@ bool Walker::ends_marked() {
     // first few directories, -name CodingStyle -print -quit on linux-6.1
     // 1.64 -> 1.54 ms when left undecided.  What it saves is a getdents64
     // returning 0, about a microsecond a directory, so it is decided only
-    // once that many reads could have paid for it; until then the ends
-    // are read as if unmarked.
+    // once the walk has entered directories_before_deciding_ends; until
+    // then the ends are read as if unmarked.
     if (!ends_decided_) {
-        if (++reads_before_ends_decided_ < reads_before_deciding_ends) {
+        if (stats_.directories < directories_before_deciding_ends) {
             return false;
         }
         ends_marked_ = ends_are_marked(options_.roots, options_.symlinks == Symlinks::logical);

@@ -97,12 +97,14 @@ public:
     Walker(const Walker&) = delete;
     Walker& operator=(const Walker&) = delete;
 
-    // Directory reads (opens below a starting point, and further reads of
-    // a large directory) before the walk decides whether the file system
-    // marks a listing's last record (marked_ends.hpp).  Deciding costs
-    // 50-130 us (the mount table), a getdents64 returning 0 about 1, so a
-    // walk that stops sooner wastes at most what deciding would have cost.
-    static constexpr std::size_t reads_before_deciding_ends = 64;
+    // Directories entered before the walk decides whether the file system
+    // marks a listing's last record (marked_ends.hpp); what it opens or
+    // reads before then is read to a getdents64 that returns 0.  Deciding
+    // costs 50-130 us (the mount table), that read about 1, so a walk
+    // that stops sooner wastes at most what deciding would have cost.
+    // Counted in directories entered, which the walk's order alone fixes,
+    // not in opens, which looking ahead and the workers' speed change.
+    static constexpr std::uint64_t directories_before_deciding_ends = 64;
 
     // The next entry, or nullptr when the walk is over.
     const Entry* next();
@@ -183,7 +185,6 @@ private:
     bool ends_marked();
     bool ends_marked_ = false;
     bool ends_decided_ = false;
-    std::size_t reads_before_ends_decided_ = 0;
     Enter enter_next_directory();
     DirNode* take_next_directory();
     // Cuts entry_path_'s prefix, the path of from (a live node, or
