@@ -45,6 +45,7 @@ void DirBuffer::clear() noexcept {
     at_end_ = false;
     error_ = 0;
     stat_count_ = 0;
+    directories_ = unknown_ = links_ = directories_end_ = 0;
 }
 
 void DirBuffer::stat_entries(int fd, unsigned mask, int flags) noexcept {
@@ -96,24 +97,32 @@ void DirBuffer::keep_entries(ReadArea& area) noexcept {
     data_ = block;
 }
 
-namespace {
-
-// The d_off of the last record in [batch, batch + size).
-std::int64_t last_next_offset(const std::byte* batch, std::size_t size) {
+std::int64_t DirBuffer::tally(std::size_t from, std::size_t size) noexcept {
+    // By type alone: a name is looked at only to pass over "." and "..",
+    // the only directories whose names are not measured.
     using namespace dirent_layout;
-    const std::byte* last = batch;
-    for (const std::byte* record = batch; record < batch + size;) {
+    const std::byte* last = data_ + from;
+    for (const std::byte* record = last; record < data_ + from + size;) {
         last = record;
         unsigned short reclen;
         std::memcpy(&reclen, record + reclen_offset, sizeof reclen);
         record += reclen;
+        switch (static_cast<unsigned char>(last[type_offset])) {
+        case DT_DIR:
+            if (!is_dot_or_dot_dot(reinterpret_cast<const char*>(last + name_offset))) {
+                ++directories_;
+                directories_end_ = static_cast<std::size_t>(record - data_);
+            }
+            break;
+        case DT_UNKNOWN: ++unknown_; break;
+        case DT_LNK: ++links_; break;
+        default: break;
+        }
     }
     std::int64_t next;
     std::memcpy(&next, last + next_offset, sizeof next);
     return next;
 }
-
-} // namespace
 
 void DirBuffer::fill(int fd, bool end_marked) noexcept {
     clear();
@@ -150,12 +159,12 @@ void DirBuffer::fill(int fd, bool end_marked) noexcept {
             at_end_ = true;
             break;
         }
-        if (end_marked && last_next_offset(data_ + size_, static_cast<std::size_t>(got)) == end_offset) {
-            size_ += static_cast<std::size_t>(got);
+        std::int64_t last_next = tally(size_, static_cast<std::size_t>(got));
+        size_ += static_cast<std::size_t>(got);
+        if (end_marked && last_next == end_offset) {
             at_end_ = true;  // the call returning 0 would find nothing
             break;
         }
-        size_ += static_cast<std::size_t>(got);
     }
     if (area) {
         keep_entries(*area);
@@ -170,26 +179,6 @@ void DirBuffer::trim() noexcept {
     data_ = nullptr;
     large_.reset();
     large_capacity_ = 0;
-}
-
-std::size_t DirBuffer::count_directories(std::size_t limit, bool links_too) const {
-    // By type alone: no name is measured (DirentCursor would strlen each),
-    // since this runs on every directory a worker reads.
-    // The types that count, as a set of bits: one test a record.
-    using namespace dirent_layout;
-    const unsigned counted = 1u << DT_DIR | 1u << DT_UNKNOWN | (links_too ? 1u << DT_LNK : 0u);
-    std::size_t count = 0;
-    for (const std::byte* record = data_; count < limit && record < data_ + size_;) {
-        unsigned short reclen;
-        std::memcpy(&reclen, record + reclen_offset, sizeof reclen);
-        auto type = static_cast<unsigned char>(record[type_offset]);
-        if (type < 32 && (counted >> type & 1u)) {
-            count += type != DT_DIR ||
-                     !is_dot_or_dot_dot(reinterpret_cast<const char*>(record + name_offset));
-        }
-        record += reclen;
-    }
-    return count;
 }
 
 } // namespace ioq

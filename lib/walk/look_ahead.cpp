@@ -152,7 +152,7 @@ Walker::Ahead Walker::look_ahead_below_all(DirSlot& slot, std::size_t& visits) {
 
 void Walker::look_ahead(DirNode* node) {
     DirSlot& slot = *node->slot;
-    DirentCursor cursor(slot.buffer, slot.ahead_scan);
+    DirentCursor cursor(slot.buffer, slot.ahead_scan, slot.buffer.directories_end());
     RawDirent dirent;
     for (;;) {
         std::size_t scanned = cursor.offset(slot.buffer);

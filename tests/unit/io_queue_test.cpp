@@ -1260,6 +1260,66 @@ Test(dir_buffer, cursor_reports_types_and_inodes_and_skips_dot_entries) {
     ::close(fd);
 }
 
+Test(dir_buffer, fill_counts_the_directories_it_reads_batch_by_batch) {
+    // What fill() counts as it reads (the close decision after a read and
+    // looking ahead use it instead of a scan) must be what a scan finds in
+    // every batch, over several fills of a small buffer: directories whose
+    // names start with dots among them, links counted only when asked for,
+    // and no directory beyond directories_end().
+    test::TempTree tree;
+    tree.build("d/.hidden/ d/..x/ d/.../ d/target");
+    for (int i = 0; i < 300; ++i) {
+        std::string n = std::to_string(i);
+        if (i % 7 == 0) {
+            tree.directory("d/sub" + n);
+        } else if (i % 11 == 0) {
+            tree.symlink("d/link" + n, "target");
+        } else {
+            tree.file("d/file-with-a-longer-name-" + n);
+        }
+    }
+    int fd = ::open(tree.path("d").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    cr_assert(fd >= 0);
+    DirBuffer buffer(1024);
+    std::size_t fills = 0, all_directories = 0, all_links = 0;
+    do {
+        buffer.fill(fd);
+        ++fills;
+        std::size_t directories = 0, links = 0, unknown = 0, last_directory_end = 0;
+        DirentCursor cursor(buffer);
+        RawDirent dirent;
+        while (cursor.next(dirent)) {
+            directories += dirent.type == DT_DIR;
+            links += dirent.type == DT_LNK;
+            unknown += dirent.type == DT_UNKNOWN;
+            if (dirent.type == DT_DIR) {
+                last_directory_end = cursor.offset(buffer);
+            }
+        }
+        cr_expect_eq(buffer.count_directories(SIZE_MAX, false), directories + unknown,
+                     "fill %zu: directories", fills);
+        cr_expect_eq(buffer.count_directories(SIZE_MAX, true), directories + unknown + links,
+                     "fill %zu: directories and links", fills);
+        cr_expect_eq(buffer.count_directories(1, true), std::min<std::size_t>(1, directories + unknown + links),
+                     "fill %zu: counted no further than the limit", fills);
+        cr_expect_eq(buffer.directories_end(), last_directory_end, "fill %zu: where the last directory ends",
+                     fills);
+        DirentCursor up_to_last(buffer, 0, buffer.directories_end());
+        std::size_t listed = 0;
+        while (up_to_last.next_directory(dirent)) {
+            ++listed;
+        }
+        cr_expect_eq(listed, directories, "fill %zu: every directory lies before directories_end()", fills);
+        all_directories += directories;
+        all_links += links;
+    } while (!buffer.at_end() && !buffer.error());
+    cr_expect(fills > 2, "304 entries in %zu fills of 1 KiB", fills);
+    // 0, 7, ..., 294 and the three dotted ones; 0, 11, ..., 297 but 0, 77, 154, 231.
+    cr_expect_eq(all_directories, 43 + 3, "each directory in one batch");
+    cr_expect_eq(all_links, 24, "each link in one batch");
+    ::close(fd);
+}
+
 Test(dir_buffer, cursor_measures_names_of_every_length) {
     // Every name length from 1 to NAME_MAX puts the name's NUL at each
     // position of a record's last 8 bytes (the cursor finds it there, not
