@@ -76,6 +76,9 @@ void DirQueue::restore(NodePool& pool) {
     node->ino = dir.ino;
     node->depth = dir.depth;
     node->identity_known = dir.identity_known;
+    if (node->parent && holds_path(node)) {
+        node->anchor_above = holder_above(node);  // its name is the path from there
+    }
     waiting_.pop();
 }
 

@@ -22,15 +22,6 @@ namespace {
 // first ones start before the directory is finished.
 constexpr std::size_t submit_batch = 8;
 
-// One level in this many holds a path, from the level above that holds one
-// (the others only their name), so that building a path takes a step per
-// name up to the nearest holder, then a step per holder; closing
-// directories once read (close_after_read_), the walk keeps these levels
-// open, so that an open is relative to an ancestor at most this many
-// components up.  Few trees are deeper than 8 (linux-6.1: 56 of its 5,096
-// directories).
-constexpr int anchor_every = 8;
-
 // Adds the time from start() to its end to a counter; costs nothing unless
 // started, so the clock is read only when the walk really has to wait.
 class WaitTimer {
@@ -687,10 +678,6 @@ DirNode* Walker::take_next_directory() {
     while (dirs_.needs_nodes()) {
         reserve_for_node();
         dirs_.restore(pool_);
-        DirNode* restored = dirs_.peek(dirs_.nodes() - 1);  // its name is as name_node() made it
-        if (restored->parent && holds_path(restored)) {
-            restored->anchor_above = holder_above(restored);
-        }
     }
     WaitTimer timer(stats_.wait_ns);
     for (;;) {
@@ -1175,26 +1162,6 @@ void Walker::write_open_path(const DirNode* base, const DirNode* node, std::stri
     std::memcpy(out.data() + from.size() + slash, name.data(), name.size());
 }
 
-bool Walker::holds_path(const DirNode* node) {
-    return !node->parent || node->depth % anchor_every == 0;
-}
-
-std::string_view Walker::component(const DirNode* node) {
-    std::string_view name = node->name;
-    if (node->parent && holds_path(node)) {
-        name.remove_prefix(name.rfind('/') + 1);
-    }
-    return name;
-}
-
-const DirNode* Walker::holder_above(const DirNode* node) {
-    const DirNode* above = node->parent;
-    while (!holds_path(above)) {
-        above = above->parent;
-    }
-    return above;
-}
-
 void Walker::name_node(DirNode* node, std::string_view name) {
     if (!node->parent || !holds_path(node)) {
         node->name.assign(name);
@@ -1212,30 +1179,46 @@ void Walker::name_node(DirNode* node, std::string_view name) {
     node->anchor_above = above;
 }
 
+namespace {
+
+// The path from the node just below stop down to node, one piece a level
+// (above(at) the next level up), joined with '/' but after a first piece
+// that ends in one (a starting point given as "/" or "dir/").  May throw
+// std::bad_alloc, before anything is written.
+template <class Above, class Piece>
+void join_upward(const DirNode* node, const DirNode* stop, Above above, Piece piece,
+                 std::string& out) {
+    const DirNode* top = node;
+    std::size_t length = piece(node).size();
+    while (above(top) != stop) {
+        top = above(top);
+        length += piece(top).size() + 1;
+    }
+    std::string_view head = piece(top);
+    bool head_has_slash = top != node && !head.empty() && head.back() == '/';
+    length -= head_has_slash ? 1 : 0;
+    out.resize(length);
+    std::size_t end = length;
+    for (const DirNode* at = node; at != top; at = above(at)) {
+        std::string_view part = piece(at);
+        end -= part.size();
+        std::memcpy(out.data() + end, part.data(), part.size());
+        if (!(head_has_slash && above(at) == top)) {
+            out[--end] = '/';
+        }
+    }
+    std::memcpy(out.data(), head.data(), head.size());
+}
+
+} // namespace
+
 void Walker::write_path(const DirNode* base, const DirNode* node, std::string& out) {
     if (!base) {
         write_full_path(node, out);
         return;
     }
-    // Below base: the component just under it, then one name a level.
-    const DirNode* top = node;
-    while (top->parent != base) {
-        top = top->parent;
-    }
-    std::size_t length = component(top).size();
-    for (const DirNode* at = node; at != top; at = at->parent) {
-        length += component(at).size() + 1;
-    }
-    out.resize(length);  // may throw std::bad_alloc, before anything is written
-    std::size_t end = length;
-    for (const DirNode* at = node; at != top; at = at->parent) {
-        std::string_view piece = component(at);
-        end -= piece.size();
-        std::memcpy(out.data() + end, piece.data(), piece.size());
-        out[--end] = '/';
-    }
-    std::string_view head = component(top);
-    std::memcpy(out.data(), head.data(), head.size());
+    // Below base one name a level: a holder's path may start above base.
+    join_upward(node, base, [](const DirNode* at) { return at->parent; }, component, out);
 }
 
 void Walker::write_path_near_prefix(const DirNode* node, std::string& out) const {
@@ -1264,32 +1247,10 @@ void Walker::write_full_path(const DirNode* node, std::string& out) {
     // anchor_every levels), then one path a holder, each relative to the
     // holder above it, up to the starting point: a 20,000-deep chain is
     // walked 2,500 steps up, not 20,000, and no level holds its whole path.
-    auto above = [](const DirNode* at) { return holds_path(at) ? at->anchor_above : at->parent; };
-    auto piece = [](const DirNode* at) {
-        return holds_path(at) ? std::string_view(at->name) : component(at);
-    };
-    const DirNode* root = node;
-    std::size_t length = 0;
-    for (const DirNode* at = node; at; at = above(at)) {
-        length += piece(at).size() + 1;
-        root = at;
-    }
-    // Joined with one '/', except after a starting point that already
-    // ends in one ("/", "dir/").
-    std::string_view root_path = root->name;
-    bool root_has_slash = !root_path.empty() && root_path.back() == '/';
-    length -= 1 + (root_has_slash && node != root ? 1 : 0);
-    out.resize(length);  // may throw std::bad_alloc, before anything is written
-    std::size_t end = length;
-    for (const DirNode* at = node; at != root; at = above(at)) {
-        std::string_view part = piece(at);
-        end -= part.size();
-        std::memcpy(out.data() + end, part.data(), part.size());
-        if (!(root_has_slash && above(at) == root)) {
-            out[--end] = '/';
-        }
-    }
-    std::memcpy(out.data(), root_path.data(), root_path.size());
+    join_upward(
+        node, nullptr, [](const DirNode* at) { return holds_path(at) ? at->anchor_above : at->parent; },
+        [](const DirNode* at) { return holds_path(at) ? std::string_view(at->name) : component(at); },
+        out);
 }
 
 bool Walker::is_anchor(const DirNode* node) const {

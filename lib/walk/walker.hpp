@@ -257,13 +257,6 @@ private:
     static void write_open_path(const DirNode* base, const DirNode* node, std::string& out);
     // The full path of parent's entry `name` into out.
     static void write_child_path(const DirNode* parent, std::string_view name, std::string& out);
-    // A starting point keeps its path as given in DirNode::name, and every
-    // anchor_every-th level its path from the holder above (anchor_above);
-    // the others keep their name alone.  component() is the name either way.
-    static bool holds_path(const DirNode* node);
-    // The nearest node above a holder that holds a path too.
-    static const DirNode* holder_above(const DirNode* node);
-    static std::string_view component(const DirNode* node);
     // Names a node whose parent and depth are set: `name` (a starting
     // point's path), or for a holder below one its path from the holder
     // above, which it records.  May throw std::bad_alloc, before the node

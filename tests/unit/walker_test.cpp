@@ -813,7 +813,7 @@ void expect_same_as_find(const std::vector<std::string>& roots, const std::strin
 } // namespace
 
 // Every eighth level keeps only its path from the level above that keeps
-// one (Walker::holds_path).  The paths below those levels must be whole in
+// one (holds_path in dir_node.hpp).  The paths below those levels must be whole in
 // every order: written from the entry path's prefix, from the nodes
 // (breadth first, post-order), or below a directory that waited in the
 // breadth-first queue as a record (2,500 of them side by side at depth 8,
