@@ -48,7 +48,7 @@ public:
                 return false;
             }
             for (const T& item : items) {
-                slots_[(head_ + count) % slots_.size()] = item;
+                slots_[slot(count)] = item;
                 ++count;
             }
             count_.store(count, std::memory_order_relaxed);
@@ -82,7 +82,7 @@ public:
             taken = std::min(out.size(), count);
             for (std::size_t i = 0; i < taken; ++i) {
                 out[i] = slots_[head_];
-                head_ = (head_ + 1) % slots_.size();
+                head_ = slot(1);
             }
             count -= taken;
             count_.store(count, std::memory_order_relaxed);
@@ -100,9 +100,9 @@ public:
         std::lock_guard lock(mutex_);
         std::size_t count = count_.load(std::memory_order_relaxed);
         for (std::size_t i = 0; i < count; ++i) {
-            if (slots_[(head_ + i) % slots_.size()] == item) {
+            if (slots_[slot(i)] == item) {
                 for (std::size_t j = i; j + 1 < count; ++j) {
-                    slots_[(head_ + j) % slots_.size()] = slots_[(head_ + j + 1) % slots_.size()];
+                    slots_[slot(j)] = slots_[slot(j + 1)];
                 }
                 count_.store(count - 1, std::memory_order_relaxed);
                 return true;
@@ -123,6 +123,15 @@ public:
     std::size_t capacity() const { return slots_.size(); }
 
 private:
+    // Where the i-th item from the head lies (i up to the capacity).  A
+    // comparison, not a %: the capacity is no constant, and a division a
+    // step made the walk loop's take-back of a queued request (a scan of
+    // the queue) its costliest lock-held work.
+    std::size_t slot(std::size_t i) const {
+        std::size_t at = head_ + i;
+        return at < slots_.size() ? at : at - slots_.size();
+    }
+
     std::mutex mutex_;
     std::condition_variable not_empty_;
     std::vector<T> slots_;
