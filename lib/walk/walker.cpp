@@ -1247,10 +1247,11 @@ void Walker::write_full_path(const DirNode* node, std::string& out) {
     // anchor_every levels), then one path a holder, each relative to the
     // holder above it, up to the starting point: a 20,000-deep chain is
     // walked 2,500 steps up, not 20,000, and no level holds its whole path.
-    join_upward(
-        node, nullptr, [](const DirNode* at) { return holds_path(at) ? at->anchor_above : at->parent; },
-        [](const DirNode* at) { return holds_path(at) ? std::string_view(at->name) : component(at); },
-        out);
+    auto above = [](const DirNode* at) { return holds_path(at) ? at->anchor_above : at->parent; };
+    auto piece = [](const DirNode* at) {
+        return holds_path(at) ? std::string_view(at->name) : component(at);
+    };
+    join_upward(node, nullptr, above, piece, out);
 }
 
 bool Walker::is_anchor(const DirNode* node) const {

@@ -813,8 +813,8 @@ void expect_same_as_find(const std::vector<std::string>& roots, const std::strin
 } // namespace
 
 // Every eighth level keeps only its path from the level above that keeps
-// one (holds_path in dir_node.hpp).  The paths below those levels must be whole in
-// every order: written from the entry path's prefix, from the nodes
+// one (holds_path in dir_node.hpp).  The paths below those levels must be
+// whole in every order: written from the entry path's prefix, from the nodes
 // (breadth first, post-order), or below a directory that waited in the
 // breadth-first queue as a record (2,500 of them side by side at depth 8,
 // beyond the 16 windows kept as nodes) and came back as a node.
