@@ -138,9 +138,11 @@ private:
     bool start_pool_if_worth_it(std::size_t arriving, const Request* keep) noexcept;
     // Adds a worker (up to max_workers) if the wait that began at
     // wait_start was slow.  wait_start() reads the clock only when the
-    // queue may still grow, so a walk with its workers fixed pays nothing.
+    // queue may still grow, so a walk with its workers fixed pays nothing,
+    // and once waits have been fast only for some of them; an epoch (a
+    // default time point) is a wait not timed.
     bool may_add_workers() const { return workers_running_ < options_.max_workers; }
-    std::chrono::steady_clock::time_point wait_start() const;
+    std::chrono::steady_clock::time_point wait_start();
     void add_worker_if_slow(std::chrono::steady_clock::time_point wait_start);
 
     QueueOptions options_;
@@ -157,6 +159,8 @@ private:
     std::size_t sleeps_ = 0;
     unsigned workers_running_ = 0;
     std::size_t slow_waits_ = 0;
+    unsigned fast_waits_ = 0;     // timed waits in a row that were fast, up to a bound
+    unsigned untimed_waits_ = 0;  // counts waits while they are sampled
     std::uint64_t blocks_seen_ = 0;  // blocks_read() at the last look
 };
 

@@ -716,18 +716,41 @@ Test(io_queue_uring_2, pool_starts_after_two_directories) {
 // directory takes (here a directory of 3,000 files whose entries are all
 // stat-ed, milliseconds) counts as slow, and every second slow wait adds a
 // worker, up to max_workers and never beyond it; with max_workers 0 the
-// pool keeps the workers it started with.
+// pool keeps the workers it started with.  With fast_rounds, that many
+// rounds of waits for an empty directory come first: after enough fast
+// waits only some are timed, and slow ones must still be seen.
 static unsigned workers_after_slow_waits(const BackendCase& backend, unsigned max_workers,
-                                         bool guess = true) {
+                                         bool guess = true, int fast_rounds = 0) {
     skip_unless_usable(backend);
     test::TempTree tree;
     tree.many_files("big", 3000);
+    tree.build("empty/");
     QueueOptions options = options_for(backend, 16);
     options.max_workers = max_workers;
     options.guess_slow_devices = guess;
     IoQueue queue(options);
     std::vector<Request*> reaped(2);
-    for (int round = 0; round < 12; ++round) {
+    for (int round = 0; round < fast_rounds; ++round) {
+        std::vector<std::unique_ptr<Expected>> items;
+        items.push_back(make_open(tree.path("empty"), AT_FDCWD, 0));
+        items.push_back(make_open(tree.path("empty"), AT_FDCWD, 0));
+        finalize(items);
+        Request* batch[] = {&items[0]->request, &items[1]->request};
+        queue.submit(batch);
+        while (queue.outstanding() > 0) {
+            queue.reap(reaped, true);
+        }
+        for (const auto& item : items) {
+            cr_assert_geq(item->request.result, 0, "%s", backend.label);
+            ::close(item->request.result);
+        }
+    }
+    cr_assert_leq(queue.workers_running(), backend.workers, "%s: fast waits added a worker",
+                  backend.label);
+    // Timed one in eight at most once sampled: the rounds that may pass
+    // unseen come on top of the four slow waits three workers need.
+    int slow_rounds = fast_rounds > 0 ? 24 : 12;
+    for (int round = 0; round < slow_rounds; ++round) {
         std::vector<std::unique_ptr<Expected>> items;
         for (int i = 0; i < 2; ++i) {
             items.push_back(make_open(tree.path("big"), AT_FDCWD, 0));
@@ -757,6 +780,10 @@ static unsigned workers_after_slow_waits(const BackendCase& backend, unsigned ma
 
 Test(io_queue_threads_1, slow_waits_add_workers_up_to_the_maximum) {
     cr_expect_eq(workers_after_slow_waits(threads_1_case, 3), 3u);
+}
+
+Test(io_queue_threads_1, slow_waits_add_workers_after_many_fast_ones) {
+    cr_expect_eq(workers_after_slow_waits(threads_1_case, 3, true, 200), 3u);
 }
 
 Test(io_queue_threads_1, slow_waits_add_no_worker_without_a_maximum) {
