@@ -92,7 +92,7 @@ void InlineBackend::compact_pending() {
     first_pending_ = 0;
 }
 
-std::size_t InlineBackend::take_pending(std::span<Request*> out, const Request* keep) {
+std::size_t InlineBackend::hand_over_pending(std::span<Request*> out, const Request* keep) {
     compact_pending();
     std::size_t n = 0;
     auto kept = pending_.begin();

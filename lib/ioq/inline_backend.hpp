@@ -16,7 +16,7 @@
 //
 // The queue (io_queue.cpp) keeps this backend in front of any pool: while
 // no pool runs, requests wait here, and when the queue decides a pool is
-// worth starting it takes the ones still waiting (take_pending) and hands
+// worth starting it takes the ones still waiting (hand_over_pending) and hands
 // them to the pool.
 //
 // Lists are allocated with the backend, for all the caller may have
@@ -50,7 +50,7 @@ public:
     // Moves every pending request but `keep` (which may be null) into
     // out, oldest first, without running them: they are the caller's to
     // hand to another backend.  out must have room for pending().
-    std::size_t take_pending(std::span<Request*> out, const Request* keep);
+    std::size_t hand_over_pending(std::span<Request*> out, const Request* keep);
 
 private:
     void run(Request& request);

@@ -156,7 +156,7 @@ bool IoQueue::start_pool_if_worth_it(std::size_t arriving, const Request* keep) 
     if (!pool_) {
         return false;
     }
-    std::size_t n = inline_->take_pending(handed_over_, keep);
+    std::size_t n = inline_->hand_over_pending(handed_over_, keep);
     outstanding_in_pool_ += n;
     pool_->submit(std::span<Request* const>(handed_over_.data(), n));
     return true;
