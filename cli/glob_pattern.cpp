@@ -1,5 +1,7 @@
 #include "glob_pattern.hpp"
 
+#include "user_locale.hpp"
+
 #include <fnmatch.h>
 #include <langinfo.h>
 
@@ -50,15 +52,7 @@ bool locale_folds_ascii_as_ascii() {
 // fnmatch sees it: in the C locales, where collation is code point order.
 bool collation_is_code_point_order() {
     const char* collate = std::setlocale(LC_COLLATE, nullptr);
-    if (!collate) {
-        return false;
-    }
-    for (const char* name : {"C", "POSIX", "C.UTF-8", "C.utf8"}) {
-        if (std::strcmp(collate, name) == 0) {
-            return true;
-        }
-    }
-    return false;
+    return collate && names_a_c_locale(collate);
 }
 
 void add_byte(std::uint64_t& low, std::uint64_t& high, unsigned byte) {

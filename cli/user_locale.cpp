@@ -36,7 +36,9 @@ const char* requested_name(const char* variable, EnvironmentLookup lookup) {
     return "C";
 }
 
-bool behaves_as_c(const char* name) {
+} // namespace
+
+bool names_a_c_locale(const char* name) {
     for (const char* same : {"C", "POSIX", "C.UTF-8", "C.utf8"}) {
         if (std::strcmp(name, same) == 0) {
             return true;
@@ -45,14 +47,12 @@ bool behaves_as_c(const char* name) {
     return false;
 }
 
-} // namespace
-
 LocaleCategories locale_categories_to_load(EnvironmentLookup lookup) {
     LocaleCategories load;
     for (const Category& category : read_categories) {
         const char* name = requested_name(category.variable, lookup);
         bool plain_c = std::strcmp(name, "C") == 0 || std::strcmp(name, "POSIX") == 0;
-        bool needed = category.category == LC_CTYPE || !behaves_as_c(name) ||
+        bool needed = category.category == LC_CTYPE || !names_a_c_locale(name) ||
                       (category.category == LC_MESSAGES && !plain_c && is_set(lookup("LANGUAGE")));
         if (needed) {
             load.list[load.count++] = category.category;

@@ -39,6 +39,10 @@ struct LocaleCategories {
 };
 LocaleCategories locale_categories_to_load(EnvironmentLookup lookup);
 
+// Whether a locale name is one of those that behave as C in every
+// category but LC_CTYPE: C, POSIX, C.UTF-8 (and its spelling C.utf8).
+bool names_a_c_locale(const char* name);
+
 // Loads them from the environment.
 void use_the_users_locale();
 
