@@ -64,7 +64,10 @@ void print_walk_report(const ioq::Walk& walk, const PhaseTimes& times) {
     write_line("requests: " + grouped(stats.directories) + " directories opened, " +
                grouped(stats.reads) + " getdents64 reading " + grouped(stats.read_bytes) +
                " bytes of entries, " + grouped(stats.stats) + " statx; " +
-               grouped(stats.ran_here) + " run by the walking thread while waiting");
+               grouped(stats.ran_here) + " run by the walking thread while waiting" +
+               (stats.listings_reused ? "; " + grouped(stats.listings_reused) +
+                                            " listings kept from an earlier round"
+                                      : std::string()));
     write_line("waiting: " + grouped(stats.waits) + " times a directory was not ready, " +
                grouped(stats.sleeps) + " sleeps, " + grouped(stats.cache_misses) + " opens not done from the caches");
     char timing[200];
@@ -81,7 +84,8 @@ void print_walk_report(const ioq::Walk& walk, const PhaseTimes& times) {
     std::snprintf(machine, sizeof machine,
                   "backend=%s workers_started=%d entries=%llu directories=%llu errors=%llu "
                   "statx=%llu reads=%llu read_bytes=%llu waits=%llu ran_here=%llu sleeps=%llu "
-                  "wait_ms=%.1f wall_ms=%.1f workers=%llu cache_misses=%llu",
+                  "wait_ms=%.1f wall_ms=%.1f workers=%llu cache_misses=%llu "
+                  "listings_reused=%llu",
                   ioq_backend_name(stats.backend), stats.workers_started,
                   static_cast<unsigned long long>(stats.entries),
                   static_cast<unsigned long long>(stats.directories),
@@ -95,7 +99,8 @@ void print_walk_report(const ioq::Walk& walk, const PhaseTimes& times) {
                   milliseconds(static_cast<std::int64_t>(stats.wait_ns)),
                   milliseconds(times.finished - times.start),
                   static_cast<unsigned long long>(stats.workers),
-                  static_cast<unsigned long long>(stats.cache_misses));
+                  static_cast<unsigned long long>(stats.cache_misses),
+                  static_cast<unsigned long long>(stats.listings_reused));
     write_line(machine);
 }
 

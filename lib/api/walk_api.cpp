@@ -302,6 +302,7 @@ void ioq_walk_get_stats(const ioq_walk* walk, struct ioq_walk_stats* stats) {
     stats->read_bytes = s.read_bytes;
     stats->workers = s.workers;
     stats->cache_misses = s.cache_misses;
+    stats->listings_reused = s.listings_reused;
 }
 
 void ioq_walk_close(ioq_walk* walk) { delete walk; }

@@ -225,7 +225,10 @@ struct ioq_walk_stats {
                             * opened them with blocking calls.  Mostly a cold cache; also
                             * file systems whose lookups must leave RCU mode (NFS, FUSE).
                             * 0 where the backend cannot tell */
-    uint64_t reserved[6];  /* 0: room for counters to come, so that the size stays */
+    uint64_t listings_reused; /* directories a round of ids, eds or hybrid walked through
+                               * again without opening or reading them: it kept their
+                               * listings from an earlier round */
+    uint64_t reserved[5];  /* 0: room for counters to come, so that the size stays */
 };
 
 /* Reads the walk's counters so far. */

@@ -194,6 +194,29 @@ void DirBuffer::fill(int fd, bool end_marked) noexcept {
     }
 }
 
+bool DirBuffer::assign(const std::byte* bytes, std::size_t size) noexcept {
+    clear();
+    std::byte* block = small_.get();
+    if (size > small_limit) {
+        if (large_capacity_ < size) {
+            large_.reset(new (std::nothrow) std::byte[size]);
+            large_capacity_ = 0;  // a block of its size, not an area fills go on in
+        }
+        block = large_.get();
+        if (!block) {
+            return false;
+        }
+    }
+    std::memcpy(block, bytes, size);
+    data_ = block;
+    size_ = size;
+    if (size > 0) {
+        tally(0, size);
+    }
+    at_end_ = true;
+    return true;
+}
+
 void DirBuffer::trim() noexcept {
     clear();
     if (stats_.size() > stats_kept) {

@@ -85,6 +85,13 @@ public:
     void fill(int fd, bool end_marked = false) noexcept;
     static constexpr std::int64_t end_offset = INT64_MAX;
 
+    // Replaces the contents with size bytes of records a fill() returned
+    // before, as a whole listing (at_end(), no read_calls(), no metadata):
+    // a listing kept from an earlier round of ids, eds or hybrid
+    // (walk/kept_listings.hpp).  False, the buffer empty, when there is no
+    // memory for a batch larger than the small block.
+    bool assign(const std::byte* bytes, std::size_t size) noexcept;
+
     // Empties the buffer and frees what a large batch needed (its area,
     // the results of its statx calls): the buffer is done with, and may
     // wait long before it is filled again.

@@ -2,7 +2,10 @@
 
 #include "uring_probe.hpp"
 
+#include <fcntl.h>
 #include <sys/resource.h>
+
+#include <cerrno>
 
 #include <chrono>
 #include <cstdlib>
@@ -207,6 +210,11 @@ int IoQueue::close_now(int fd) {
     request.fd = fd;
     run_blocking(request);
     return request.result;
+}
+
+int IoQueue::duplicate_now(int fd) {
+    int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    return copy >= 0 ? copy : -errno;
 }
 
 std::chrono::steady_clock::time_point IoQueue::wait_start() {

@@ -95,6 +95,9 @@ public:
     // statx (0 or -errno) and close (0 or -errno).
     static int stat_now(int fd, const char* path, int flags, unsigned mask, struct statx& out);
     static int close_now(int fd);
+    // Another descriptor of fd's file, close-on-exec (or -errno): for a
+    // directory kept across rounds (walk/kept_listings.hpp).
+    static int duplicate_now(int fd);
 
     // Runs a request the caller is about to wait for on the calling thread,
     // if no worker has started it: true if so, and it is then finished (it

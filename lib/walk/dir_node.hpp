@@ -124,6 +124,8 @@ struct DirNode {
     // will want an open again, so the walk's scans for what to open next
     // pass it in one step, without a look at its slot.
     bool ahead_settled : 1 = false;
+    // Its listing came from the walk's KeptListings, not from a read.
+    bool listing_kept : 1 = false;
 };
 
 // One level in this many holds a path, from the level above that holds one

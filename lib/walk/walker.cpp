@@ -60,6 +60,7 @@ Walker::Walker(WalkOptions options)
     rounds_per_root_ = rounds_ && options_.strategy == Strategy::hybrid;
     begin_rounds();
     need_identity_ = options_.symlinks == Symlinks::logical || options_.same_device;
+    keeps_listings_ = rounds_ && !need_identity_;
     if (options_.eager_stat_mask) {
         // What resolve_entry() asks for comes from the same call.
         options_.eager_stat_mask |= STATX_TYPE | STATX_INO;
@@ -602,6 +603,7 @@ void Walker::finish_current() {
         discard_unclaimed(node);
     }
     dirs_.commit(pool_);
+    keep_listing(node);
     drop_slot(node);
     node->consumed = true;
     release_fd_if_unused(node);
@@ -612,6 +614,7 @@ void Walker::end_of_walk() {
     // queued.  Finish them so that no descriptor outlives the walk's end,
     // and the closes their completions queue in turn (the last open of a
     // directory opened ahead and discarded lets its parent close).
+    drop_kept_listings();
     do {
         drop_finished();
         flush_submissions();
@@ -639,6 +642,7 @@ void Walker::stop() noexcept {
             close_fd(std::exchange(node.fd, -1));
         }
     });
+    drop_kept_listings();
     current_ = nullptr;
     descend_pending_ = false;
     ahead_claimed_ = nullptr;

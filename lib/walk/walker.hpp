@@ -66,6 +66,7 @@
 #include "entry.hpp"
 #include "entry_path.hpp"
 #include "fd_budget.hpp"
+#include "kept_listings.hpp"
 #include "sorted_dirents.hpp"
 #include "walk_options.hpp"
 
@@ -98,6 +99,7 @@ struct WalkStats {
     bool workers_started = false;
     unsigned workers = 0;            // running at the end, the ones slow waits added included
     std::uint64_t cache_misses = 0;  // directory opens the caches could not serve
+    std::uint64_t listings_reused = 0;  // directories a round did not read again (kept_listings.hpp)
 };
 
 class Walker {
@@ -168,6 +170,18 @@ private:
     static void finished_key(std::string_view root, std::string_view path, std::string& out);
     void finished_key(const DirNode* node, std::string& out);
     void drop_finished();
+    // The top directories' listings, kept for later rounds (kept_listings.hpp).
+    // may_keep_listing: whether node's listing may be kept once read, so
+    // that its descriptor must stay open until then.
+    bool may_keep_listing(const DirNode* node) const {
+        return keeps_listings_ && node->depth <= KeptListings::deepest && records_finished() &&
+               !node->listing_kept && kept_.has_room(0);
+    }
+    void keep_listing(DirNode* node);
+    const KeptListings::Listing* kept_listing(const DirNode* node);
+    bool serve_kept(DirNode* node, const KeptListings::Listing& listing) noexcept;
+    void forget_kept_listing(std::string_view key) noexcept;
+    void drop_kept_listings() noexcept;
     // Whether the entry just read may be descended into, after a statx if
     // its type or identity is needed; most entries need neither, and
     // return without a call.
@@ -358,6 +372,11 @@ private:
     std::string finished_scratch_;
     std::string ahead_path_;  // scratch for skipped_by_rounds()
     std::vector<DirNode*> post_ready_;  // subtrees finished, visit not yet reported
+    // Rounds walking down again take the top directories from here; not
+    // where -L or -xdev must identify each directory as it is opened.
+    bool keeps_listings_ = false;
+    KeptListings kept_;
+    std::string kept_key_;
 
     // Symbolic links and devices: what a directory entry is, and whether to
     // descend into it, can take a statx; the caller's stat() reuses it.

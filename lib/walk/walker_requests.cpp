@@ -151,8 +151,10 @@ void Walker::submit_read_ahead(DirNode* must_include) {
 
 void Walker::submit_open(DirNode* node) {
     // First, what may throw std::bad_alloc: whether ends are marked (for
-    // a starting point, not asked yet), the slot, and the path in it.
+    // a starting point, not asked yet), a kept listing, the slot, and the
+    // path in it.
     bool end_marked = node->parent && ends_marked();
+    const KeptListings::Listing* kept = kept_listing(node);
     DirNode* base = node->parent;
     while (base && base->fd < 0) {
         base = base->parent;
@@ -178,7 +180,8 @@ void Walker::submit_open(DirNode* node) {
     // close_after_read_) need not keep it open for its children either:
     // they open relative to a further ancestor, with links refused on the
     // whole way (below).
-    request.close_after_read = close_leaves_ && close_after_read_ && !is_anchor(node);
+    request.close_after_read = close_leaves_ && close_after_read_ && !is_anchor(node) &&
+                               !may_keep_listing(node);
     // A walk that will not need its directories again need not identify
     // them: names only, or metadata already fetched with the entries (a
     // later stat() then checks a reopened one against the listed inode).
@@ -206,6 +209,10 @@ void Walker::submit_open(DirNode* node) {
     node->state = DirNode::State::opening;
     ++in_flight_;
     fds_.acquire();
+    if (kept && serve_kept(node, *kept)) {
+        complete(&request);  // done without a request, as open_long_path's
+        return;
+    }
     if (node->slot->path.size() >= PATH_MAX) {
         open_long_path(node);
         return;
@@ -291,7 +298,8 @@ void Walker::complete(Request* request) {
         // the buffer: workers share no counter.
         const DirBuffer& buffer = node->slot->buffer;
         stats_.reads += buffer.read_calls();
-        stats_.read_bytes += buffer.size();
+        // None for a listing kept from an earlier round: read then.
+        stats_.read_bytes += buffer.read_calls() ? buffer.size() : 0;
         stats_.stats += buffer.stat_calls();
     }
     if (request->identified) {

@@ -11,11 +11,16 @@
 //             bound marks the round truncated, and only then is there a
 //             round k+2.
 //
+// The directories at depth 0 and 1 that a round read and a later one will
+// walk through again are kept (kept_listings.hpp): the later round takes
+// their listings from there instead of opening and reading them.
+//
 // finished_ is kept small: recording a directory drops the entries of the
 // subtrees below it, which the directory's own entry now covers.
 #include "walker.hpp"
 
 #include <algorithm>
+#include <new>
 #include <climits>
 #include <string>
 #include <string_view>
@@ -37,6 +42,9 @@ void Walker::record_finished() {
         finished_.erase(below, end);
         finished_path_.pop_back();
         finished_.insert_or_assign(finished_path_, round_);  // may throw: the node stays listed
+        if (node->depth <= KeptListings::deepest && !kept_.empty()) {
+            forget_kept_listing(finished_path_);  // no round will walk it again
+        }
         finished_ready_.pop_back();
         node->finish_recorded = true;
         free_if_unused(node);
@@ -85,7 +93,74 @@ void Walker::drop_finished() {
     }
 }
 
+void Walker::keep_listing(DirNode* node) {
+    if (!may_keep_listing(node)) {
+        return;
+    }
+    const DirBuffer& buffer = node->slot->buffer;
+    // Whole, from the open's read alone (read_more() makes the request a
+    // read_dir); not known to be walked whole, with nothing at the bound
+    // below it; and open (a leaf a worker closed has no subdirectory to
+    // walk through again).  Its descriptor is kept with it, at most an
+    // eighth of the budget's.
+    if (node->slot->request.op != Op::open_dir || !buffer.at_end() || buffer.error() ||
+        (node->depth + 1 == round_bound_ && !node->truncated) || node->fd < 0 ||
+        !kept_.has_room(buffer.size()) || !fds_.available() ||
+        kept_.descriptors() >= fds_.limit() / 8) {
+        return;
+    }
+    int fd = IoQueue::duplicate_now(node->fd);
+    if (fd < 0) {
+        return;  // the next round opens it again
+    }
+    try {
+        finished_key(node, kept_key_);
+        kept_.add(kept_key_, buffer.data(), buffer.size(), fd);
+    } catch (const std::bad_alloc&) {
+        IoQueue::close_now(fd);
+        return;  // read again instead
+    }
+    fds_.acquire();
+}
+
+const KeptListings::Listing* Walker::kept_listing(const DirNode* node) {
+    if (kept_.empty() || node->depth > KeptListings::deepest) {
+        return nullptr;
+    }
+    finished_key(node, kept_key_);
+    return kept_.find(kept_key_);
+}
+
+bool Walker::serve_kept(DirNode* node, const KeptListings::Listing& listing) noexcept {
+    // What a worker would leave in the open's request and buffer: a
+    // descriptor and the whole listing.
+    int fd = IoQueue::duplicate_now(listing.fd);
+    if (fd < 0) {
+        return false;  // opened as usual, and EMFILE handled there
+    }
+    if (!node->slot->buffer.assign(listing.records.data(), listing.records.size())) {
+        IoQueue::close_now(fd);
+        return false;
+    }
+    node->slot->request.result = fd;
+    node->listing_kept = true;
+    ++stats_.listings_reused;
+    return true;
+}
+
+void Walker::forget_kept_listing(std::string_view key) noexcept {
+    int fd = kept_.take(key);
+    if (fd >= 0) {
+        close_fd(fd);
+    }
+}
+
+void Walker::drop_kept_listings() noexcept {
+    kept_.clear([this](int fd) { close_fd(fd); });
+}
+
 void Walker::begin_rounds() {
+    drop_kept_listings();  // hybrid: of the last starting point
     round_ = 0;
     round_min_ = 0;
     round_bound_ = INT_MAX;
