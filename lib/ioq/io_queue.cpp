@@ -6,7 +6,6 @@
 #include <sys/resource.h>
 
 #include <cerrno>
-
 #include <chrono>
 #include <cstdlib>
 #include <cstring>

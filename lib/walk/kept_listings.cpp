@@ -1,14 +1,20 @@
 #include "kept_listings.hpp"
 
-#include <algorithm>
 #include <utility>
 
 namespace ioq::walk {
 
+std::size_t KeptListings::position(std::string_view key) const {
+    std::size_t i = 0;
+    while (i < listings_.size() && listings_[i].key != key) {
+        ++i;
+    }
+    return i;
+}
+
 const KeptListings::Listing* KeptListings::find(std::string_view key) const {
-    auto found = std::find_if(listings_.begin(), listings_.end(),
-                              [key](const Listing& listing) { return listing.key == key; });
-    return found == listings_.end() ? nullptr : &*found;
+    std::size_t i = position(key);
+    return i < listings_.size() ? &listings_[i] : nullptr;
 }
 
 void KeptListings::add(std::string_view key, const std::byte* records, std::size_t size,
@@ -21,16 +27,15 @@ void KeptListings::add(std::string_view key, const std::byte* records, std::size
 }
 
 int KeptListings::take(std::string_view key) noexcept {
-    auto found = std::find_if(listings_.begin(), listings_.end(),
-                              [key](const Listing& listing) { return listing.key == key; });
-    if (found == listings_.end()) {
+    std::size_t i = position(key);
+    if (i == listings_.size()) {
         return -1;
     }
-    int fd = found->fd;
-    bytes_ -= found->records.size();
+    int fd = listings_[i].fd;
+    bytes_ -= listings_[i].records.size();
     descriptors_ -= fd >= 0;
     // Order does not matter: swap with the last instead of shifting.
-    std::swap(*found, listings_.back());
+    std::swap(listings_[i], listings_.back());
     listings_.pop_back();
     return fd;
 }

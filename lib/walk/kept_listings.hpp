@@ -59,8 +59,9 @@ public:
     // The listing kept under key, or nullptr.
     const Listing* find(std::string_view key) const;
 
-    // Keeps size bytes of records under key, and fd (owned from now on).  May throw std::bad_alloc, the store unchanged and fd
-    // still the caller's.
+    // Keeps size bytes of records under key, and fd (owned from now on).
+    // May throw std::bad_alloc, the store unchanged and fd still the
+    // caller's.
     void add(std::string_view key, const std::byte* records, std::size_t size, int fd);
 
     // Forgets the listing under key, if any; returns its descriptor (the
@@ -80,6 +81,8 @@ public:
     }
 
 private:
+    std::size_t position(std::string_view key) const;  // listings_.size(): none
+
     // Searched in order: 64 at most, and only for directories at depth 0
     // and 1.
     std::vector<Listing> listings_;
