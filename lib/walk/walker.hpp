@@ -99,7 +99,8 @@ struct WalkStats {
     bool workers_started = false;
     unsigned workers = 0;            // running at the end, the ones slow waits added included
     std::uint64_t cache_misses = 0;  // directory opens the caches could not serve
-    std::uint64_t listings_reused = 0;  // directories a round did not read again (kept_listings.hpp)
+    // Directories a round took from an earlier one's listings (kept_listings.hpp).
+    std::uint64_t listings_reused = 0;
 };
 
 class Walker {
