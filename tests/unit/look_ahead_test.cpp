@@ -182,9 +182,13 @@ Test(look_ahead, pruned_directories_are_read_ahead_but_never_reported) {
             // round walks a subtree again depends on when it was recorded
             // finished, and so on when its last descriptor was released).
             // Without workers nothing is opened ahead: an open would wait
-            // for the walk to need its directory anyway.
+            // for the walk to need its directory anyway, so no read is
+            // added (ids and eds still by as much as a read fewer, once in
+            // CI under ASan: 26 looking ahead against 27).
             bool inline_calls = backend.kind == ioq::BackendKind::inline_calls;
-            bool more = inline_calls ? ahead.stats.reads == plain.stats.reads
+            bool more = inline_calls ? strategy == Strategy::dfs
+                                           ? ahead.stats.reads == plain.stats.reads
+                                           : ahead.stats.reads <= plain.stats.reads
                         : strategy == Strategy::dfs
                             ? ahead.stats.reads > plain.stats.reads
                             : ahead.stats.reads <= plain.stats.reads + 2;
