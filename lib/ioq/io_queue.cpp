@@ -141,10 +141,17 @@ void IoQueue::submit(std::span<Request* const> batch) noexcept {
     }
     if (pool_) {
         outstanding_in_pool_ += batch.size();
+        enter_pool(batch);
         pool_->submit(batch);
     } else {
         ReadAreaLoan loan(caller_area_);
         inline_->submit(batch);
+    }
+}
+
+void IoQueue::enter_pool(std::span<Request* const> batch) noexcept {
+    for (Request* request : batch) {
+        request->close_after_read |= request->close_after_read_in_pool;
     }
 }
 
@@ -159,6 +166,7 @@ bool IoQueue::start_pool_if_worth_it(std::size_t arriving, const Request* keep) 
         return false;
     }
     std::size_t n = inline_->hand_over_pending(handed_over_, keep);
+    enter_pool(std::span<Request* const>(handed_over_.data(), n));
     outstanding_in_pool_ += n;
     pool_->submit(std::span<Request* const>(handed_over_.data(), n));
     return true;

@@ -139,6 +139,8 @@ private:
     // `keep` (the request a caller is about to run here).  True if it
     // started.
     bool start_pool_if_worth_it(std::size_t arriving, const Request* keep) noexcept;
+    // What requests going to the pool take on there (close_after_read_in_pool).
+    static void enter_pool(std::span<Request* const> batch) noexcept;
     // Adds a worker (up to max_workers) if the wait that began at
     // wait_start was slow.  wait_start() reads the clock only when the
     // queue may still grow, so a walk with its workers fixed pays nothing,

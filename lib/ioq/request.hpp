@@ -60,6 +60,15 @@ struct Request {
     // package trees (the 2,000-deep chain: 1.19-1.21x the 1-thread floor
     // walker before, 1.16-1.17x after, hyperfine 40 runs).
     bool close_after_read = false;
+    // open_dir: close_after_read once the request goes to the worker pool
+    // (IoQueue sets it then), but not while it waits inline for the
+    // caller's thread, before the pool starts: there the early close saves
+    // nothing and makes the children open through longer paths.  A worker
+    // that read it leaving it open would have the caller close it later,
+    // when freeing the names ext4 keeps for a read directory costs several
+    // times as much (linux-6.1 -S dfs -name procfs-i8k -quit: the 24
+    // top-level directories read for nothing, closed at the exit).
+    bool close_after_read_in_pool = false;
     bool closed = false;         // out: it was closed so; result is its old number
     // open_dir: when to fetch the directory's identity (one statx), so that
     // opening it again by name can tell whether it is still the same one:

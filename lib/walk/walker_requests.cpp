@@ -179,13 +179,13 @@ void Walker::submit_open(DirNode* node) {
     // A walk that needs nothing more of a directory once read (see
     // close_after_read_) need not keep it open for its children either:
     // they open relative to a further ancestor, with links refused on the
-    // whole way (below).  Only once workers run, where the close then
+    // whole way (below).  Only where workers run it, where the close then
     // costs the walk's thread nothing: inline, that thread closes it all
     // the same, and its children's opens look up as many as anchor_every
     // components instead of one (the 2,000-deep chain, 1.14x -> 1.07x
     // the 1-thread floor; -j1 linux-6.1 37.6M -> 35.9M instructions).
-    request.close_after_read = close_leaves_ && close_after_read_ && queue_.workers_started() &&
-                               !is_anchor(node) && !may_keep_listing(node);
+    request.close_after_read_in_pool =
+        close_leaves_ && close_after_read_ && !is_anchor(node) && !may_keep_listing(node);
     // A walk that will not need its directories again need not identify
     // them: names only, or metadata already fetched with the entries (a
     // later stat() then checks a reopened one against the listed inode).

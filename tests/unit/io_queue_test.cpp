@@ -40,6 +40,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -587,6 +588,55 @@ QUEUE_TEST(close_after_read_keeps_a_directory_with_one_subdirectory_open) {
     finalize(items);
     run_all(*queue, items, {0, 1, 2}, 5);
     const bool want_closed[] = {true, false, true};
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const Request& request = items[i]->request;
+        cr_assert_geq(request.result, 0, "%s: %s: open gave %d", backend.label,
+                      items[i]->path.c_str(), request.result);
+        cr_expect_eq(request.closed, want_closed[i], "%s: %s: closed is %d", backend.label,
+                     items[i]->path.c_str(), request.closed);
+        if (!request.closed) {
+            ::close(request.result);
+        }
+    }
+    queue.reset();
+    cr_expect_eq(test::count_open_fds(), fds_before, "%s: descriptors leaked", backend.label);
+}
+
+// close_after_read_in_pool closes a directory once read where a worker
+// pool runs it, handed over when the pool starts or submitted after; not
+// one the caller's thread ran before there was a pool.
+QUEUE_TEST(close_after_read_in_pool_closes_what_the_pool_runs) {
+    test::TempTree tree;
+    tree.build("p0/a/ p0/b/ p1/a/ p1/b/ p2/a/ p2/b/ p3/a/ p3/b/");
+    std::size_t fds_before = test::count_open_fds();
+    QueueOptions options = options_for(backend, 16);
+    options.inline_directories = 1;
+    auto queue = std::make_unique<IoQueue>(options);
+    std::vector<std::unique_ptr<Expected>> items;
+    for (const char* name : {"p0", "p1", "p2", "p3"}) {
+        items.push_back(make_open(tree.path(name), AT_FDCWD, 0));
+        // p3: the control, never to be closed early.
+        items.back()->request.close_after_read_in_pool = std::string_view(name) != "p3";
+    }
+    finalize(items);
+    std::vector<Request*> reaped(16);
+    Request* first = &items[0]->request;
+    queue->submit(std::span<Request* const>(&first, 1));
+    cr_assert_eq(queue->reap(reaped, true), 1u, "%s: p0 was not run", backend.label);
+    cr_expect(!queue->workers_started(), "%s: one directory started the workers", backend.label);
+    Request* waiting = &items[1]->request;
+    queue->submit(std::span<Request* const>(&waiting, 1));  // inline, until...
+    Request* pair[] = {&items[2]->request, &items[3]->request};
+    queue->submit(pair);  // ...these start the pool and p1 is handed over
+    bool pool = backend.expected != BackendKind::inline_calls;
+    cr_expect_eq(queue->workers_started(), pool, "%s: workers_started() is %d", backend.label,
+                 queue->workers_started());
+    std::size_t got = 1;
+    while (queue->outstanding() > 0) {
+        got += queue->reap(reaped, true);
+    }
+    cr_expect_eq(got, 4u);
+    const bool want_closed[] = {false, pool, pool, false};
     for (std::size_t i = 0; i < items.size(); ++i) {
         const Request& request = items[i]->request;
         cr_assert_geq(request.result, 0, "%s: %s: open gave %d", backend.label,
