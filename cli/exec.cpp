@@ -3,6 +3,7 @@
 #include "diagnostics.hpp"
 #include "eval.hpp"
 #include "path_parts.hpp"
+#include "spawn_command.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -247,7 +248,7 @@ private:
             ::posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
         }
         pid_t pid = 0;
-        int error = ::posix_spawnp(&pid, argv_[0], &actions, nullptr, argv_.data(), environ);
+        int error = spawn_command(pid, argv_.data(), actions);
         ::posix_spawn_file_actions_destroy(&actions);
         if (error != 0) {
             // The child's complaint in find; the run's status is left alone.

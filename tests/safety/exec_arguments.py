@@ -27,6 +27,8 @@ What each case protects:
 * a command renaming a directory before the walk enters it: every
   single-pass strategy fails to enter it as find does (ufind reads no
   directory ahead of its entry when a command may change the tree);
+* a command file without a "#!" line (and an empty one) runs through
+  /bin/sh, as execvp runs it for find: by path, through PATH, `;` and `+`;
 * -exec ... {} + batches within ARG_MAX: thousands of long names go in
   several batches, each name exactly once, no batch larger than find's cap
   of 128 KiB, and still within the limit when a large environment leaves
@@ -214,6 +216,31 @@ def exec_cases(r: Runner) -> None:
               ["tree", "-name", "*$*", "-exec", h, "{}", ";"])
 
 
+def script_cases(r: Runner) -> None:
+    """Command files without "#!": execve says ENOEXEC, and find's execvp
+    runs them with /bin/sh; an empty one is a script that succeeds."""
+    bin_dir = os.path.dirname(r.helper)
+    bare = os.path.join(bin_dir, "argv-log-bare")
+    with open(bare, "w") as f:
+        f.write(HELPER.split("\n", 1)[1])
+    empty = os.path.join(bin_dir, "empty-command")
+    open(empty, "w").close()
+    for path in (bare, empty):
+        os.chmod(path, 0o755)
+    r.compare("exec_script_without_interpreter_line_runs_in_sh",
+              ["tree/sub", "-exec", bare, "{}", ";"])
+    r.compare("exec_batch_script_without_interpreter_line_runs_in_sh",
+              ["tree/sub", "-exec", bare, "{}", "+"], batches=True)
+    r.compare("exec_script_without_interpreter_line_found_in_path",
+              ["tree/sub", "-exec", "argv-log-bare", "x", "{}", ";"],
+              env=common.base_env(PATH=bin_dir + ":/usr/bin:/bin"))
+    r.compare("execdir_script_without_interpreter_line_found_in_path",
+              ["tree/sub", "-execdir", "argv-log-bare", "{}", ";"],
+              env=common.base_env(PATH=bin_dir + ":/usr/bin:/bin"))
+    r.compare("exec_empty_command_file_is_true",
+              ["tree/sub", "-exec", empty, ";", "-print"])
+
+
 def one_directory_per_batch(runs: list) -> list[str]:
     """-execdir +: every argument is ./NAME, run in that name's directory."""
     problems = []
@@ -353,6 +380,7 @@ def run_tests(begun: common.Start, scratch: str) -> None:
             original(name, *args, **kwargs)
     runner.compare = filtered
     exec_cases(runner)
+    script_cases(runner)
     path_cases(runner)
     batch_cases(runner)
     renaming_cases(runner)

@@ -1,0 +1,29 @@
+// Starting the commands of -exec, -execdir, -ok and -okdir.
+//
+//   spawn_command(argv) --posix_spawnp--> ran
+//                         ENOEXEC (no #! line, or an empty file)
+//                         --> /bin/sh FILE ARGS... (what execvp does, and
+//                             so GNU find: a script without "#!" runs)
+//
+// FILE is what posix_spawnp found: the name itself if it holds a '/', else
+// the first executable regular file of that name along PATH.
+#pragma once
+
+#include <spawn.h>
+#include <sys/types.h>
+
+#include <string>
+
+namespace ufind {
+
+// Starts argv[0] with argv and the environment, applying actions in the
+// child.  0 and the child's pid, or the errno of the failure.
+int spawn_command(pid_t& pid, char* const argv[], const posix_spawn_file_actions_t& actions);
+
+// The file that running `name` through PATH would execute ("" if none):
+// `name` if it holds a '/'; else the first regular file along `path`
+// (PATH's value; an empty entry is the working directory) that this
+// process may execute.
+std::string find_in_path(const char* name, const char* path);
+
+} // namespace ufind
