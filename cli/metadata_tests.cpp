@@ -3,6 +3,7 @@
 #include "comparison.hpp"
 #include "eval.hpp"
 #include "fstype.hpp"
+#include "reference_file.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -182,16 +183,7 @@ std::unique_ptr<Primary> parse_inum(ParseContext& context) {
 }
 
 std::unique_ptr<Primary> parse_samefile(ParseContext& context) {
-    const std::string& path = context.take();
-    // The reference is looked at the way the walk looks at starting points:
-    // through a link under -H and -L.
-    int flags = context.command.symlinks == IOQ_SYMLINKS_PHYSICAL ? AT_SYMLINK_NOFOLLOW : 0;
-    struct statx buf;
-    if (::statx(AT_FDCWD, path.c_str(), flags, STATX_INO, &buf) != 0) {
-        int error = errno;
-        report_path_error(path, error);
-        throw UsageError{};
-    }
+    struct statx buf = stat_reference(context, context.take(), STATX_INO);
     return std::make_unique<SameFileTest>(makedev(buf.stx_dev_major, buf.stx_dev_minor),
                                           buf.stx_ino);
 }

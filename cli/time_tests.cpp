@@ -2,6 +2,7 @@
 
 #include "date_parse.hpp"
 #include "eval.hpp"
+#include "reference_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -122,16 +123,9 @@ bool parse_amount(const std::string& text, AgeSign& sign, long double& amount) {
     return true;
 }
 
-// The reference file's timestamp `letter`, seen as the walk sees starting
-// points (through a link under -H and -L).
+// The reference file's timestamp `letter` (reference_file.hpp).
 struct timespec reference_time(ParseContext& context, const std::string& path, char letter) {
-    int flags = context.command.symlinks == IOQ_SYMLINKS_PHYSICAL ? AT_SYMLINK_NOFOLLOW : 0;
-    struct statx buf;
-    if (::statx(AT_FDCWD, path.c_str(), flags, mask_of(letter), &buf) != 0) {
-        int error = errno;
-        report_path_error(path, error);
-        throw UsageError{};
-    }
+    struct statx buf = stat_reference(context, path, mask_of(letter));
     const struct statx_timestamp* ts = timestamp_of(buf, letter);
     if (!ts) {
         fail_usage("This system does not provide a way to find the birth time of a file.");

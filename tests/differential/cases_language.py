@@ -330,6 +330,15 @@ case("newer_negated", "ROOT/times", "!", "-newer", "ROOT/times/reference")
 case("newer_symlink_reference_P", "ROOT/times", "-newer", "ROOT/times/ref_link")
 case("newer_symlink_reference_H", "-H", "ROOT/times", "-newer", "ROOT/times/ref_link")
 case("newer_symlink_reference_L", "-L", "ROOT/times", "-newer", "ROOT/times/ref_link")
+# A broken link as the reference under -H and -L: the link itself, as for
+# a starting point (find's lstat fallback), not an error.
+for option in ("-H", "-L"):
+    for test in ("-newer", "-anewer", "-cnewer", "-newermm", "-newerca"):
+        case(f"dangling_reference{test}{option}", option, "ROOT/times", test,
+             "ROOT/meta/ln_dangling")
+    case(f"dangling_reference-samefile{option}", option, "ROOT/meta", "-samefile",
+         "ROOT/meta/ln_dangling")
+case("dangling_reference-newer-follow", "ROOT/times", "-follow", "-newer", "ROOT/meta/ln_dangling")
 for x in "acm":
     for y in "acm":
         case(f"newer{x}{y}", "ROOT/times", f"-newer{x}{y}", "ROOT/times/reference")
