@@ -8,6 +8,10 @@
 #include <pwd.h>
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace ufind {
@@ -51,6 +55,17 @@ bool all_digits(const std::string& text) {
     return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
 }
 
+// A name that is all digits is an id, up to INT_MAX as in find (whose
+// error for more names the number and ERANGE).
+unsigned long long numeric_id(const std::string& digits) {
+    errno = 0;
+    unsigned long long id = std::strtoull(digits.c_str(), nullptr, 10);
+    if (errno == ERANGE || id > static_cast<unsigned long long>(INT_MAX)) {
+        fail_usage(digits + ": " + std::strerror(ERANGE));
+    }
+    return id;
+}
+
 std::unique_ptr<Primary> by_name(ParseContext& context, Owner owner) {
     const std::string& name = context.take();
     if (name.empty()) {
@@ -63,7 +78,7 @@ std::unique_ptr<Primary> by_name(ParseContext& context, Owner owner) {
         if (const struct passwd* entry = ::getpwnam(name.c_str())) {
             comparison.value = entry->pw_uid;
         } else if (all_digits(name)) {
-            comparison.value = std::stoull(name);
+            comparison.value = numeric_id(name);
         } else {
             fail_usage("`" + name + "' is not the name of a known user");
         }
@@ -71,7 +86,7 @@ std::unique_ptr<Primary> by_name(ParseContext& context, Owner owner) {
         if (const struct group* entry = ::getgrnam(name.c_str())) {
             comparison.value = entry->gr_gid;
         } else if (all_digits(name)) {
-            comparison.value = std::stoull(name);
+            comparison.value = numeric_id(name);
         } else {
             fail_usage("`" + name + "' is not the name of an existing group");
         }

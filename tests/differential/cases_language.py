@@ -275,6 +275,12 @@ case("user_root", "ROOT/own", "-user", "root")
 case("user_daemon", "ROOT/own", "-user", "daemon")
 case("user_by_number", "ROOT/own", "-user", "1")
 case("user_unknown_number", "ROOT/own", "-user", "12345")
+# A numeric id is at most INT_MAX, however many digits (find: ERANGE).
+for test in ("-user", "-group"):
+    case(f"{test[1:]}_id_int_max", "ROOT/own", test, "2147483647")
+    case(f"{test[1:]}_id_leading_zeros", "ROOT/own", test, "0000000000000000000000000001")
+    for id in ("2147483648", "4294967295", "18446744073709551616", "9" * 30):
+        err(f"{test[1:]}_id_out_of_range_{id[:12]}", "ROOT/own", test, id)
 case("group_root", "ROOT/own", "-group", "root")
 case("group_nogroup", "ROOT/own", "-group", "nogroup")
 case("group_by_number", "ROOT/own", "-group", "54321")
