@@ -3,8 +3,11 @@
 #include "diagnostics.hpp"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace ufind {
@@ -42,6 +45,37 @@ const struct statx* EvalContext::stat() {
     }
     stat_error_ = 0;
     return &stat_buf_;
+}
+
+int EvalContext::locate(int& dirfd, const char*& name) {
+    if (entry->path().size() < PATH_MAX) {
+        dirfd = AT_FDCWD;
+        name = entry->c_path();
+        return 0;
+    }
+    int located = walk.entry_at(dirfd, name);
+    return located < 0 ? -located : 0;
+}
+
+bool read_link(EvalContext& context, std::string& buffer) {
+    int dirfd = AT_FDCWD;
+    const char* name = nullptr;
+    if (int error = context.locate(dirfd, name)) {
+        errno = error;
+        return false;
+    }
+    buffer.resize(std::max<std::size_t>(256, buffer.capacity()));
+    while (true) {
+        ssize_t n = ::readlinkat(dirfd, name, buffer.data(), buffer.size());
+        if (n < 0) {
+            return false;
+        }
+        if (static_cast<std::size_t>(n) < buffer.size()) {
+            buffer.resize(static_cast<std::size_t>(n));
+            return true;
+        }
+        buffer.resize(buffer.size() * 2);
+    }
 }
 
 namespace {

@@ -65,12 +65,24 @@ struct EvalContext {
     // Why stat() gave nullptr for this entry (an errno), or 0.
     int stat_error() const { return stat_error_ > 0 ? stat_error_ : 0; }
 
+    // Where the entry is, for the *at() calls of the primaries that look
+    // at the file itself (-readable, -empty, -lname, %l): its whole path
+    // while that fits in PATH_MAX, one lookup as find makes; past it the
+    // directory the walk read and the name there, which the kernel takes
+    // at any depth.  0, or an errno.
+    int locate(int& dirfd, const char*& name);
+
 private:
     struct statx stat_buf_;
     int stat_error_ = -1;  // -1 not asked yet, 0 stat_buf_ valid, else an errno
 };
 
 bool evaluate(const Expr& expr, EvalContext& context);
+
+// The target of the entry, a symbolic link, into buffer (grown as needed,
+// never shrunk: no allocation per link once grown); false with errno set
+// on failure.
+bool read_link(EvalContext& context, std::string& buffer);
 
 // The ioq_type of a statx mode.
 ioq_type type_of_mode(unsigned mode);

@@ -75,7 +75,7 @@ public:
         add_metadata(*buf);
         if (S_ISLNK(buf->stx_mode)) {
             target_.clear();
-            if (read_link(entry.c_path(), target_)) {
+            if (read_link(context, target_)) {
                 line_ += ',';
                 add_name("target", target_);
             }

@@ -124,7 +124,7 @@ public:
             return true;
         }
         target_.clear();
-        if (S_ISLNK(buf->stx_mode) && !read_link(context.entry->c_path(), target_)) {
+        if (S_ISLNK(buf->stx_mode) && !read_link(context, target_)) {
             target_.clear();
         }
         line_.clear();

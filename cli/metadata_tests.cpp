@@ -46,11 +46,19 @@ public:
             return false;
         }
         // TODO: ask the walk whether the directory had entries once libioq
-        // says so; until then a second opendir of the path (cold: one more
-        // openat and getdents64 per directory tested).
-        DIR* dir = ::opendir(context.entry->c_path());
+        // says so; until then a second open of it (cold: one more openat
+        // and getdents64 per directory tested).
+        int dirfd = AT_FDCWD;
+        const char* name = nullptr;
+        int error = context.locate(dirfd, name);
+        int fd = error ? -1 : ::openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        DIR* dir = fd < 0 ? nullptr : ::fdopendir(fd);
         if (!dir) {
-            report_path_error(context.entry->path(), errno);
+            error = error ? error : errno;
+            if (fd >= 0) {
+                ::close(fd);
+            }
+            report_path_error(context.entry->path(), error);
             return false;
         }
         bool empty = true;
@@ -116,7 +124,9 @@ public:
     bool evaluate(EvalContext& context) override {
         // The path, as find does: the kernel applies the real uid's rights
         // (root may read anything, but executes only what has an x bit).
-        return ::faccessat(AT_FDCWD, context.entry->c_path(), mode_, 0) == 0;
+        int dirfd = AT_FDCWD;
+        const char* name = nullptr;
+        return context.locate(dirfd, name) == 0 && ::faccessat(dirfd, name, mode_, 0) == 0;
     }
 
 private:

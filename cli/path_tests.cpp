@@ -30,7 +30,7 @@ public:
         if (context.entry->type() != IOQ_TYPE_SYMLINK) {
             return false;
         }
-        if (!read_link(context.entry->c_path(), target_)) {
+        if (!read_link(context, target_)) {
             report_path_error(context.entry->path(), errno);
             return false;
         }
@@ -43,22 +43,6 @@ private:
 };
 
 } // namespace
-
-bool read_link(const char* path, std::string& buffer) {
-    // All the capacity a longer target once needed, so no allocation now.
-    buffer.resize(std::max<std::size_t>(256, buffer.capacity()));
-    while (true) {
-        ssize_t n = ::readlink(path, buffer.data(), buffer.size());
-        if (n < 0) {
-            return false;
-        }
-        if (static_cast<std::size_t>(n) < buffer.size()) {
-            buffer.resize(static_cast<std::size_t>(n));
-            return true;
-        }
-        buffer.resize(buffer.size() * 2);
-    }
-}
 
 std::unique_ptr<Primary> parse_path_test(ParseContext& context) {
     const std::string& name = context.name();

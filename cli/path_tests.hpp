@@ -4,7 +4,7 @@
 //
 //   -iwholename '*/SRC/*' : GlobPattern (fnmatch's meaning) on the entry path,
 //                           case blind
-//   -lname '*.so'         : readlink(entry path) into a reused buffer,
+//   -lname '*.so'         : readlink(the entry) into a reused buffer,
 //                           then the pattern; false for anything but a link
 #pragma once
 
@@ -17,9 +17,5 @@ namespace ufind {
 
 std::unique_ptr<Primary> parse_path_test(ParseContext& context);
 std::unique_ptr<Primary> parse_lname(ParseContext& context);
-
-// The target of the symbolic link at path, into buffer (grown as needed);
-// false with errno set on failure.
-bool read_link(const char* path, std::string& buffer);
 
 } // namespace ufind

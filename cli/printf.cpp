@@ -509,9 +509,13 @@ public:
         if (result == 0 && S_ISLNK(buf.stx_mode)) {
             // Under -H/-L libioq answers a dangling link's followed stat
             // with the link itself; ask the kernel to be sure.
-            result = ::statx(AT_FDCWD, context_.entry->c_path(), 0, STATX_TYPE, &buf) == 0
-                         ? 0
-                         : -errno;
+            int dirfd = AT_FDCWD;
+            const char* name = nullptr;
+            if (int error = context_.locate(dirfd, name)) {
+                result = -error;
+            } else {
+                result = ::statx(dirfd, name, 0, STATX_TYPE, &buf) == 0 ? 0 : -errno;
+            }
         }
         if (result == -ENOENT) return 'N';
         if (result == -ELOOP) return 'L';
@@ -523,7 +527,7 @@ public:
             out.clear();
             return false;
         }
-        if (!read_link(context_.entry->c_path(), out)) {
+        if (!read_link(context_, out)) {
             out.clear();
             return false;
         }

@@ -8,6 +8,7 @@
 #include "walker.hpp"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/sysmacros.h>
 
 #include <cerrno>
@@ -134,17 +135,20 @@ int Walker::entry_location(int& dirfd, const char*& name) {
 }
 
 int Walker::raw_stat(unsigned mask, bool follow, struct statx& out) {
-    if (entry_dirfd_ == closed_leaf) {
-        int fd = reopen_current();
-        if (fd < 0) {
-            return fd;
+    int dirfd = entry_dirfd_;
+    const char* name = dirfd == AT_FDCWD ? entry_.path.data() : entry_.name.data();
+    // A directory's post-order visit is named by its path, one lookup
+    // while that fits in PATH_MAX; past it, through the parent the walk
+    // pinned (-depth -size on a tree deeper than 4,096 bytes).
+    bool long_post_visit = post_parent_ && entry_.path.size() >= PATH_MAX;
+    if (dirfd == closed_leaf || long_post_visit) {
+        int located = entry_location(dirfd, name);
+        if (located < 0) {
+            return located;
         }
-        entry_dirfd_ = fd;
     }
     ++stats_.stats;
-    return IoQueue::stat_now(entry_dirfd_,
-                             entry_dirfd_ == AT_FDCWD ? entry_.path.data() : entry_.name.data(),
-                             follow ? 0 : AT_SYMLINK_NOFOLLOW, mask, out);
+    return IoQueue::stat_now(dirfd, name, follow ? 0 : AT_SYMLINK_NOFOLLOW, mask, out);
 }
 
 } // namespace ioq::walk

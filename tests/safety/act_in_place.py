@@ -4,6 +4,10 @@
 - Beyond PATH_MAX: a chain of directories whose paths grow past 4,096 bytes.
   `-execdir ls {} ;` runs in the deepest one and `-depth -delete` removes the
   whole chain, as GNU find does (it works through directory descriptors).
+- Looking at files beyond PATH_MAX: -empty, -readable, -writable,
+  -executable, -lname, %l, -ls and the metadata of post-order visits
+  (-depth) work there as in find, and `-type d -empty -delete` removes an
+  empty chain whole.
 - A directory swapped for a symbolic link while the walk is inside it: an
   -exec on an earlier entry (names are sorted with -s) moves the directory
   away and puts a link to an outside directory at its name.  -delete of the
@@ -29,10 +33,11 @@ from safety_common import (BACKENDS, STRATEGIES, Report, base_env, remove_tree, 
 LONG_NAME = "d" * 200
 
 
-def build_long_chain(top: str, levels: int = 24) -> str:
+def build_long_chain(top: str, levels: int = 24, bottom: bool = True) -> str:
     """A chain of 200-byte names, deeper than PATH_MAX; returns the last
     directory's path relative to top (built with openat, as mkdir -p on the
-    whole path would fail)."""
+    whole path would fail).  At the bottom (unless not bottom): a file
+    "leaf", an empty directory "hollow", a link "lnk" to "target-text"."""
     os.mkdir(top)
     fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
     for _ in range(levels):
@@ -40,8 +45,11 @@ def build_long_chain(top: str, levels: int = 24) -> str:
         child = os.open(LONG_NAME, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
         os.close(fd)
         fd = child
-    with open(os.open("leaf", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as f:
-        f.write("deep")
+    if bottom:
+        with open(os.open("leaf", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as f:
+            f.write("deep")
+        os.mkdir("hollow", dir_fd=fd)
+        os.symlink("target-text", "lnk", dir_fd=fd)
     os.close(fd)
     return "/".join([LONG_NAME] * levels)
 
@@ -99,6 +107,60 @@ def test_long_paths(ufind: str, tmp: str, report: Report) -> None:
             remove_long_chain(top)
 
 
+# What looks at the files themselves, by path in find: past PATH_MAX ufind
+# goes through the directory the walk read.
+LOOKING_CASES = (
+    ["-empty"], ["-readable"], ["-writable"], ["-executable"], ["-lname", "target*"],
+    ["-printf", "%y %l|\n"], ["-ls"], ["-depth", "-printf", "%s %m %y %p\n"],
+    ["-depth", "-perm", "-0"], ["-depth", "-ls"],
+)
+
+
+def test_looking_beyond_path_max(ufind: str, tmp: str, report: Report) -> None:
+    top = os.path.join(tmp, "chain-looked-at")
+    build_long_chain(top)
+    for tail in LOOKING_CASES:
+        expected = run(["find", top] + tail)
+        want = sorted(expected.stdout.split(b"\n"))
+        for strategy in STRATEGIES:
+            for backend in BACKENDS:
+                got = run(ufind_argv(ufind, strategy, [top] + tail),
+                          env=base_env(IOQ_BACKEND=backend))
+                problems = []
+                if expected.status != 0 or expected.stderr:
+                    problems.append(f"find itself: {expected.status} {expected.stderr[:200]!r}")
+                if sorted(got.stdout.split(b"\n")) != want:
+                    problems.append(f"ufind printed {len(got.stdout.splitlines())} lines, "
+                                    f"find {len(expected.stdout.splitlines())}")
+                if got.status != expected.status or got.stderr:
+                    problems.append(f"ufind status {got.status}, stderr {got.stderr[:300]!r}")
+                report.check(f"{' '.join(tail)} beyond PATH_MAX ({strategy}, {backend})",
+                             problems)
+    remove_long_chain(top)
+    # The common way to prune empty directories, on a chain of nothing else.
+    tail = ["-type", "d", "-empty", "-delete"]
+    top = os.path.join(tmp, "chain-find")
+    build_long_chain(top, bottom=False)
+    expected = run(["find", top] + tail)
+    find_left = os.path.lexists(top)
+    remove_long_chain(top)
+    for strategy in STRATEGIES:
+        for backend in BACKENDS:
+            top = os.path.join(tmp, f"chain-{strategy}-{backend}")
+            build_long_chain(top, bottom=False)
+            got = run(ufind_argv(ufind, strategy, [top] + tail),
+                      env=base_env(IOQ_BACKEND=backend))
+            problems = []
+            if find_left or expected.status != 0:
+                problems.append(f"find itself left the chain: {expected.stderr[:200]!r}")
+            if os.path.lexists(top) or got.status != 0:
+                problems.append(f"ufind left {'the chain' if chain_exists(top) else 'its top'}"
+                                f", status {got.status}, stderr {got.stderr[:300]!r}")
+            report.check(f"-type d -empty -delete beyond PATH_MAX ({strategy}, {backend})",
+                         problems)
+            remove_long_chain(top)
+
+
 SWAP = ("mv tree/a tree/a.moved && ln -s ../outside tree/a")
 
 
@@ -151,6 +213,7 @@ def main() -> int:
     report = Report(verbose=opts.verbose)
     with tempfile.TemporaryDirectory(prefix="ufind-in-place-") as tmp:
         test_long_paths(ufind, tmp, report)
+        test_looking_beyond_path_max(ufind, tmp, report)
         test_swapped_directory(ufind, tmp, report)
     return report.finish()
 
