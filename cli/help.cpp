@@ -225,4 +225,20 @@ void print_version() {
     write_fully(STDOUT_FILENO, out);
 }
 
+void print_debug_flags() {
+    // find's table, with what each flag does here.
+    write_fully(STDOUT_FILENO,
+                "Valid arguments for -D:\n"
+                "stats      Show the walk's statistics and backend at exit (as --stats)\n"
+                "exec       Accepted for GNU find; ignored\n"
+                "opt        Accepted for GNU find; ignored\n"
+                "rates      Accepted for GNU find; ignored\n"
+                "search     Accepted for GNU find; ignored\n"
+                "stat       Accepted for GNU find; ignored\n"
+                "time       Accepted for GNU find; ignored\n"
+                "tree       Accepted for GNU find; ignored\n"
+                "all        Set all of the debug flags (but help)\n"
+                "help       Explain the various -D options\n");
+}
+
 } // namespace ufind

@@ -255,14 +255,14 @@ private:
         while (!flags.empty()) {
             std::size_t comma = flags.find(',');
             string_view flag = flags.substr(0, comma);
-            if (flag == "stats") {
+            if (flag == "stats" || flag == "all") {
                 command_.debug_stats = true;
             } else if (flag == "help") {
-                report_warning("debug flags: stats (ufind's walk statistics and backend); "
-                               "GNU find's exec, opt, rates, search, stat, time, tree, all "
-                               "are accepted and ignored");
+                // As find: the list on standard output, and no search.
+                print_debug_flags();
+                throw EarlyExit{0};
             } else if (flag != "exec" && flag != "opt" && flag != "rates" && flag != "search" &&
-                       flag != "stat" && flag != "time" && flag != "tree" && flag != "all") {
+                       flag != "stat" && flag != "time" && flag != "tree") {
                 report_warning("Ignoring unrecognised debug flag " + std::string(flag));
             }
             flags = comma == string_view::npos ? string_view() : flags.substr(comma + 1);
@@ -464,7 +464,7 @@ private:
             }
         } else if (name == "-type" || name == "-xtype") {
             node = primary(name == "-type" ? ExprKind::test_type : ExprKind::test_xtype);
-            node->type_mask = parse_type_list(take_argument(name));
+            node->type_mask = parse_type_list(name, take_argument(name));
         } else if (name == "-true") {
             node = primary(ExprKind::test_true);
         } else if (name == "-false") {
@@ -587,36 +587,37 @@ private:
         return nullptr;
     }
 
-    unsigned parse_type_list(const std::string& text) {
+    // The letters of -type or -xtype (`test_name`, named in every message).
+    unsigned parse_type_list(const std::string& test_name, const std::string& text) {
         unsigned mask = 0;
         for (std::size_t i = 0; i < text.size(); ++i) {
             char letter = text[i];
             if (letter == 'D') {
-                fail("-type D is not supported because Solaris doors are not supported on the "
+                fail(test_name + " D is not supported because Solaris doors are not supported on the "
                      "platform find was compiled on.");
             }
             unsigned bit = type_bit(letter);
             if (!bit) {
-                fail("Unknown argument to -type: " + std::string(1, letter));
+                fail("Unknown argument to " + test_name + ": " + std::string(1, letter));
             }
             if (mask & bit) {
                 fail("Duplicate file type '" + std::string(1, letter) +
-                     "' in the argument list to -type.");
+                     "' in the argument list to " + test_name + ".");
             }
             mask |= bit;
             if (i + 1 < text.size()) {
                 if (text[i + 1] != ',') {
-                    fail("Must separate multiple arguments to -type using: ','");
+                    fail("Must separate multiple arguments to " + test_name + " using: ','");
                 }
                 ++i;
                 if (i + 1 == text.size()) {
-                    fail("Last file type in list argument to -type is missing, i.e., list is "
-                         "ending on: ','");
+                    fail("Last file type in list argument to " + test_name +
+                         " is missing, i.e., list is ending on: ','");
                 }
             }
         }
         if (mask == 0) {
-            fail("Arguments to -type should contain at least one letter");
+            fail("Arguments to " + test_name + " should contain at least one letter");
         }
         return mask;
     }

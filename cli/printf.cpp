@@ -42,7 +42,11 @@ unsigned mask_of_directive(char letter) {
     case 't':
     case 'T': return STATX_MTIME;
     case 'B': return STATX_BTIME;
-    case 'y':
+    // %Y and %l as in find: the entry's own metadata first, so that one
+    // that cannot be had is reported (and the line not printed) even if it
+    // is no link.
+    case 'Y':
+    case 'l':
     case 'D':
     case 'F': return STATX_TYPE;
     default: return 0;
@@ -452,7 +456,11 @@ void Format::render(FileFacts& facts, std::string& out, bool terminal) const {
             }
             break;
         case 'y':
-            scratch[0] = type_letter(buf->stx_mode);
+            scratch[0] = facts.listed_type();
+            if (scratch[0] == 0) {
+                const struct statx* metadata = facts.stat();
+                scratch[0] = metadata ? type_letter(metadata->stx_mode) : '?';
+            }
             append_string(out, std::string_view(scratch, 1), spec);
             break;
         case 'Y':
@@ -503,6 +511,18 @@ public:
     std::string_view root() const override { return context_.root; }
     int depth() const override { return context_.entry->depth(); }
     const struct statx* stat() override { return context_.stat(); }
+    char listed_type() override {
+        switch (context_.entry->type()) {
+        case IOQ_TYPE_REGULAR: return 'f';
+        case IOQ_TYPE_DIRECTORY: return 'd';
+        case IOQ_TYPE_SYMLINK: return 'l';
+        case IOQ_TYPE_BLOCK: return 'b';
+        case IOQ_TYPE_CHAR: return 'c';
+        case IOQ_TYPE_FIFO: return 'p';
+        case IOQ_TYPE_SOCKET: return 's';
+        default: return 0;
+        }
+    }
     char followed_type() override {
         struct statx buf;
         int result = context_.walk.stat(STATX_TYPE, true, buf);

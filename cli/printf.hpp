@@ -43,6 +43,10 @@ public:
     virtual int depth() const = 0;
     // Metadata as -L/-H/-P see it; nullptr when it cannot be had.
     virtual const struct statx* stat() = 0;
+    // %y: the type letter as -type sees it: the walk's, from the listing's
+    // d_type, with no stat (find's %y in a directory it may read but not
+    // search); 0 when the walk does not know it.
+    virtual char listed_type() = 0;
     // %Y: the type letter with links followed: 'N' for a dangling link, 'L'
     // for a loop, '?' for another error.
     virtual char followed_type() = 0;

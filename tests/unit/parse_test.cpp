@@ -490,6 +490,33 @@ Test(parse, bad_type_letters_and_lists_are_refused) {
     }
 }
 
+// -xtype's refusals name -xtype, as find's do.
+Test(parse, bad_xtype_letters_are_refused_naming_xtype) {
+    const Refusal refusals[] = {
+        {{"-xtype", "x"}, "Unknown argument to -xtype: x", true},
+        {{"-xtype", ""}, "Arguments to -xtype should", true},
+        {{"-xtype", "fd"}, "arguments to -xtype using", true},
+        {{"-xtype", "f,"}, "argument to -xtype is missing", true},
+        {{"-xtype", "f,f"}, "argument list to -xtype.", true},
+        {{"-xtype", "D"}, "-xtype D is not supported", true},
+    };
+    for (const Refusal& refusal : refusals) {
+        expect_refused(refusal);
+    }
+}
+
+// -D help lists the flags on standard output and ends the run, status 0,
+// before any search (find's behaviour).
+Test(parse, debug_help_ends_the_run_successfully) {
+    int status = -1;
+    try {
+        parse({"-D", "stats,help", ".", "-print"});
+    } catch (const ufind::EarlyExit& exit) {
+        status = exit.status;
+    }
+    cr_expect_eq(status, 0, "-D help did not end the run with status 0 (%d)", status);
+}
+
 Test(parse, non_numeric_depths_are_refused) {
     const Refusal refusals[] = {
         {{"-maxdepth", "x"}, "x", true},

@@ -38,7 +38,11 @@ public:
     std::string_view path() const override { return path_; }
     std::string_view root() const override { return root_; }
     int depth() const override { return depth_; }
-    const struct statx* stat() override { return &buf_; }
+    const struct statx* stat() override {
+        ++stat_calls_;
+        return stat_fails_ ? nullptr : &buf_;
+    }
+    char listed_type() override { return listed_; }
     char followed_type() override { return 'f'; }
     bool link_target(std::string& out) override {
         out.clear();
@@ -48,6 +52,9 @@ public:
     std::string path_ = "./dir/file.txt";
     std::string root_ = ".";
     int depth_ = 2;
+    char listed_ = 'f';
+    bool stat_fails_ = false;
+    int stat_calls_ = 0;
     struct statx buf_;
 };
 
@@ -104,6 +111,34 @@ Test(printf, printf_mode_is_octal_with_alternate_form) {
 
 Test(printf, printf_symbolic_mode_and_type) {
     expect_render("%M %y %Y", "-rw-r--r-- f f");
+}
+
+// %y is the type the directory listed, as -type's: no metadata needed (find
+// prints it in a directory it may read but not search); only a type the
+// listing did not give is asked of stat.
+Test(printf, printf_type_comes_from_the_listing_without_metadata) {
+    FakeFacts facts;
+    facts.listed_ = 'd';
+    facts.stat_fails_ = true;
+    cr_expect_eq(render("[%y]", facts), "[d]");
+    cr_expect_eq(facts.stat_calls_, 0, "%%y asked for metadata");
+    facts.listed_ = 0;
+    facts.stat_fails_ = false;
+    cr_expect_eq(render("[%y]", facts), "[f]");
+    cr_expect_eq(facts.stat_calls_, 1);
+}
+
+// %Y and %l need the entry's metadata first, as in find: a file that cannot
+// be looked at prints nothing (the caller reports why).
+Test(printf, printf_followed_type_and_link_target_need_metadata) {
+    for (const char* text : {"[%Y]", "[%l]"}) {
+        std::string error;
+        auto format = Format::compile(text, error);
+        cr_assert(format.has_value());
+        cr_expect_neq(format->stat_mask(), 0u, "%s needs no metadata", text);
+    }
+    std::string error;
+    cr_expect_eq(Format::compile("[%y %p]", error)->stat_mask(), 0u);
 }
 
 Test(printf, printf_blocks_kilobytes_and_sparseness) {
