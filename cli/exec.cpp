@@ -213,7 +213,11 @@ private:
 
     bool confirm(EvalContext& context) {
         context.outputs.flush_all();
-        std::string prompt = "< " + args_.front() + " ... " + argument_ + " > ? ";
+        // The file by its path, as find names it, even for -okdir, whose
+        // command gets ./NAME.
+        std::string prompt = "< " + args_.front() + " ... ";
+        prompt += context.entry->path();
+        prompt += " > ? ";
         if (::write(STDERR_FILENO, prompt.data(), prompt.size()) < 0) {
             return false;
         }

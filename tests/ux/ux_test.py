@@ -478,6 +478,23 @@ def test_errors(tmp):
           result.returncode == 0 and b" statx=19 " in result.stderr, repr(result.stderr))
 
 
+# -------------------------------------------------------------- prompts
+
+def test_prompts(tmp):
+    """-ok and -okdir ask about the file by its path, as find does, though
+    -okdir's command gets ./NAME; the answers come from stdin."""
+    os.makedirs(os.path.join(tmp, "d1", "d2"))
+    for action in ("-ok", "-okdir"):
+        args = ["d1/d2", "-maxdepth", "0", action, "echo", "{}", ";"]
+        want = subprocess.run([FIND] + args, capture_output=True, cwd=tmp, input=b"y\n")
+        got = subprocess.run([UFIND] + args, capture_output=True, cwd=tmp, input=b"y\n")
+        check(f"{action}: find's prompt", got.stderr == want.stderr,
+              f"find {want.stderr!r}, ufind {got.stderr!r}")
+        check(f"{action}: the command ran as under find",
+              got.stdout == want.stdout and got.returncode == want.returncode == 0,
+              f"find {want.stdout!r}, ufind {got.stdout!r}")
+
+
 def main():
     global UFIND
     parser = argparse.ArgumentParser()
@@ -485,7 +502,7 @@ def main():
     UFIND = os.path.abspath(parser.parse_args().ufind)
     with tempfile.TemporaryDirectory(prefix="ufind-ux-") as tmp:
         for test in (test_colors, test_color_choice, test_terminal_escaping, test_json,
-                     test_status, test_errors):
+                     test_status, test_errors, test_prompts):
             directory = os.path.join(tmp, test.__name__)
             os.mkdir(directory)
             test(directory)
