@@ -5,18 +5,20 @@
 
 namespace ufind {
 
-// gnulib's base_name: the last component, trailing slashes kept ("./" is
-// "./", "/" is "/"): what %f prints and what -execdir passes as ./NAME.
+// gnulib's base_name: the last component and one of the slashes after it
+// ("d1//" is "d1/", "./" is "./"), or "/" for a path of slashes only: what
+// %f prints and what -execdir passes as ./NAME.
 inline std::string_view base_name(std::string_view path) {
     std::size_t end = path.size();
-    while (end > 1 && path[end - 1] == '/') {
+    while (end > 0 && path[end - 1] == '/') {
         --end;
     }
-    std::size_t slash = path.substr(0, end).rfind('/');
-    if (slash == std::string_view::npos || end == 1) {
-        return path;
+    if (end == 0) {
+        return path.empty() ? path : path.substr(0, 1);
     }
-    return path.substr(slash + 1);
+    std::size_t slash = path.substr(0, end).rfind('/');
+    std::size_t start = slash == std::string_view::npos ? 0 : slash + 1;
+    return path.substr(start, end - start + (end < path.size() ? 1 : 0));
 }
 
 } // namespace ufind

@@ -445,6 +445,13 @@ case("printf_no_newline_at_end", "ROOT/a", "-maxdepth", "0", "-printf", "%p")
 case("printf_depth_and_relative", "ROOT/a", "-printf", "%d %P\\n")
 case("printf_several_starting_points", "ROOT/a", "ROOT/sub", "ROOT/e", "-printf", "%H|%P\\n")
 case("printf_starting_point_trailing_slash", "ROOT/sub/", "-printf", "%H|%P|%h|%f\\n")
+# Several trailing slashes: %f and -execdir's {} keep one, as gnulib's
+# base_name does.
+for suffix, label in (("//", "two"), ("///", "three")):
+    case(f"printf_f_starting_point_{label}_slashes", f"ROOT/sub{suffix}", "-maxdepth", "0",
+         "-printf", "%f|%p\\n")
+    case(f"execdir_starting_point_{label}_slashes", f"ROOT/sub{suffix}", "-maxdepth", "0",
+         "-execdir", "echo", "{}", ";")
 case("printf_mindepth_starting_points", "ROOT/a", "ROOT/e", "-mindepth", "1",
      "-printf", "%H %P\\n")
 case("printf_follow_types", "-L", "ROOT/links", "-printf", "%y %Y %p\\n")
