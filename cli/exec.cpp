@@ -345,6 +345,13 @@ std::unique_ptr<Primary> parse_exec(ParseContext& context) {
             batch = true;
             break;
         }
+        if (word == "+" && !prompts && !words.empty() &&
+            words.back().find("{}") != std::string::npos) {
+            // find's reading: a batch meant, written wrong (not a `+'
+            // argument before a `;' still to come).
+            fail_usage("In `" + name + " ... {} +' the `{}' must appear by itself, but you "
+                       "specified `" + words.back() + "'");
+        }
         words.push_back(word);
     }
     if (words.empty()) {

@@ -505,6 +505,20 @@ Test(parse, bad_xtype_letters_are_refused_naming_xtype) {
     }
 }
 
+// A batch written with "{}" inside a word: find's own message, not a
+// missing terminator.
+Test(parse, exec_batch_placeholder_inside_a_word_is_refused) {
+    const Refusal refusals[] = {
+        {{".", "-exec", "echo", "x{}", "+"}, "must appear by itself, but you specified `x{}'",
+         true},
+        {{".", "-execdir", "echo", "{}{}", "+"}, "In `-execdir ... {} +'", true},
+        {{".", "-exec", "echo", "x{}", "+", ";"}, "must appear by itself", true},
+    };
+    for (const Refusal& refusal : refusals) {
+        expect_refused(refusal);
+    }
+}
+
 // -D help lists the flags on standard output and ends the run, status 0,
 // before any search (find's behaviour).
 Test(parse, debug_help_ends_the_run_successfully) {
