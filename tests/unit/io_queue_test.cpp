@@ -573,6 +573,23 @@ QUEUE_TEST(requests_run_inline_until_two_directories_are_outstanding) {
     }
 }
 
+// Each open succeeded and was closed once read exactly where want_closed
+// says; the descriptors left open are closed here.
+static void expect_closed(const BackendCase& backend,
+                          const std::vector<std::unique_ptr<Expected>>& items,
+                          const bool* want_closed) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const Request& request = items[i]->request;
+        cr_assert_geq(request.result, 0, "%s: %s: open gave %d", backend.label,
+                      items[i]->path.c_str(), request.result);
+        cr_expect_eq(request.closed, want_closed[i], "%s: %s: closed is %d", backend.label,
+                     items[i]->path.c_str(), request.closed);
+        if (!request.closed) {
+            ::close(request.result);
+        }
+    }
+}
+
 // close_after_read closes a directory once read, except one with exactly
 // one subdirectory, which stays open for that child to open relative to.
 QUEUE_TEST(close_after_read_keeps_a_directory_with_one_subdirectory_open) {
@@ -588,16 +605,7 @@ QUEUE_TEST(close_after_read_keeps_a_directory_with_one_subdirectory_open) {
     finalize(items);
     run_all(*queue, items, {0, 1, 2}, 5);
     const bool want_closed[] = {true, false, true};
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const Request& request = items[i]->request;
-        cr_assert_geq(request.result, 0, "%s: %s: open gave %d", backend.label,
-                      items[i]->path.c_str(), request.result);
-        cr_expect_eq(request.closed, want_closed[i], "%s: %s: closed is %d", backend.label,
-                     items[i]->path.c_str(), request.closed);
-        if (!request.closed) {
-            ::close(request.result);
-        }
-    }
+    expect_closed(backend, items, want_closed);
     queue.reset();
     cr_expect_eq(test::count_open_fds(), fds_before, "%s: descriptors leaked", backend.label);
 }
@@ -637,16 +645,7 @@ QUEUE_TEST(close_after_read_in_pool_closes_what_the_pool_runs) {
     }
     cr_expect_eq(got, 4u);
     const bool want_closed[] = {false, pool, pool, false};
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const Request& request = items[i]->request;
-        cr_assert_geq(request.result, 0, "%s: %s: open gave %d", backend.label,
-                      items[i]->path.c_str(), request.result);
-        cr_expect_eq(request.closed, want_closed[i], "%s: %s: closed is %d", backend.label,
-                     items[i]->path.c_str(), request.closed);
-        if (!request.closed) {
-            ::close(request.result);
-        }
-    }
+    expect_closed(backend, items, want_closed);
     queue.reset();
     cr_expect_eq(test::count_open_fds(), fds_before, "%s: descriptors leaked", backend.label);
 }
