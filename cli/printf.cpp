@@ -512,16 +512,10 @@ public:
     int depth() const override { return context_.entry->depth(); }
     const struct statx* stat() override { return context_.stat(); }
     char listed_type() override {
-        switch (context_.entry->type()) {
-        case IOQ_TYPE_REGULAR: return 'f';
-        case IOQ_TYPE_DIRECTORY: return 'd';
-        case IOQ_TYPE_SYMLINK: return 'l';
-        case IOQ_TYPE_BLOCK: return 'b';
-        case IOQ_TYPE_CHAR: return 'c';
-        case IOQ_TYPE_FIFO: return 'p';
-        case IOQ_TYPE_SOCKET: return 's';
-        default: return 0;
-        }
+        // In ioq_type's order, from IOQ_TYPE_UNKNOWN (0: not known).
+        constexpr char letters[] = {0, 'f', 'd', 'l', 'b', 'c', 'p', 's'};
+        unsigned type = context_.entry->type();
+        return type < sizeof letters ? letters[type] : 0;
     }
     char followed_type() override {
         struct statx buf;
