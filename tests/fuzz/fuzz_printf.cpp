@@ -64,9 +64,10 @@ public:
     std::string_view root() const override { return root_; }
     int depth() const override { return depth_; }
     const struct statx* stat() override { return has_stat_ ? &buf_ : nullptr; }
-    // A directory's type as not listed (DT_UNKNOWN): %y then asks stat().
+    // As the walk's: always known (it stats what the listing left
+    // DT_UNKNOWN), so %y needs no metadata.
     char listed_type() override {
-        return S_ISDIR(buf_.stx_mode) ? 0 : S_ISLNK(buf_.stx_mode) ? 'l' : 'f';
+        return S_ISDIR(buf_.stx_mode) ? 'd' : S_ISLNK(buf_.stx_mode) ? 'l' : 'f';
     }
     char followed_type() override { return link_ ? 'N' : 'f'; }
     bool link_target(std::string& out) override {
