@@ -298,10 +298,7 @@ void check_path_is_absolute(const std::string& action) {
     if (!path) {
         return;
     }
-    std::string_view rest(path);
-    while (true) {
-        std::size_t colon = rest.find(':');
-        std::string_view entry = rest.substr(0, colon);
+    any_path_entry(path, [&action](std::string_view entry) {
         if (entry.empty() || entry == ".") {
             fail_usage("The current directory is included in the PATH environment variable, "
                        "which is insecure in combination with the " + action +
@@ -315,11 +312,8 @@ void check_path_is_absolute(const std::string& action) {
                        "combination with the " + action +
                        " action of find.  Please remove that entry from $PATH");
         }
-        if (colon == std::string_view::npos) {
-            return;
-        }
-        rest.remove_prefix(colon + 1);
-    }
+        return false;
+    });
 }
 
 } // namespace

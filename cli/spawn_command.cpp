@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <string_view>
 #include <vector>
 
 extern char** environ;
@@ -28,19 +27,16 @@ std::string find_in_path(const char* name, const char* path) {
     if (std::strchr(name, '/')) {
         return name;
     }
-    std::string_view rest = path;
-    for (;;) {
-        std::size_t colon = rest.find(':');
-        std::string_view dir = rest.substr(0, colon);
+    std::string found;
+    any_path_entry(path, [&](std::string_view dir) {
         std::string file = dir.empty() ? std::string(name) : std::string(dir) + "/" + name;
-        if (executable_file(file)) {
-            return dir.empty() ? "./" + file : file;
+        if (!executable_file(file)) {
+            return false;
         }
-        if (colon == std::string_view::npos) {
-            return "";
-        }
-        rest.remove_prefix(colon + 1);
-    }
+        found = dir.empty() ? "./" + file : file;
+        return true;
+    });
+    return found;
 }
 
 int spawn_command(pid_t& pid, char* const argv[], const posix_spawn_file_actions_t& actions) {

@@ -13,8 +13,26 @@
 #include <sys/types.h>
 
 #include <string>
+#include <string_view>
 
 namespace ufind {
+
+// Calls visit(entry) for each entry of a PATH value, in order (an empty
+// entry is the working directory), until visit returns true; whether one
+// did.
+template <typename Visit>
+bool any_path_entry(std::string_view path, Visit visit) {
+    for (;;) {
+        std::size_t colon = path.find(':');
+        if (visit(path.substr(0, colon))) {
+            return true;
+        }
+        if (colon == std::string_view::npos) {
+            return false;
+        }
+        path.remove_prefix(colon + 1);
+    }
+}
 
 // Starts argv[0] with argv and the environment, applying actions in the
 // child.  0 and the child's pid, or the errno of the failure.
