@@ -149,6 +149,10 @@ const Entry* Walker::next() {
                     current_->truncated = true;
                 }
                 write_path(nullptr, current_, path_);
+                if (rounds_ && reported_before(path_, error)) {
+                    finish_current();
+                    continue;
+                }
                 const Entry* failure = report_error(path_, current_->depth, error);
                 finish_current();
                 return failure;
@@ -162,6 +166,7 @@ const Entry* Walker::next() {
         switch (enter_next_directory()) {
         case Enter::entered: continue;
         case Enter::failed: return &entry_;
+        case Enter::failed_again: continue;
         case Enter::queue_empty: break;
         }
         if (rounds_per_root_ && next_root_ > 0 && start_next_round()) {
@@ -430,6 +435,10 @@ Walker::Enter Walker::enter_next_directory() {
         }
         node->consumed = true;
         write_path(nullptr, node, path_);
+        if (rounds_ && reported_before(path_, node->error)) {
+            free_if_unused(node);
+            return Enter::failed_again;
+        }
         report_error(path_, node->depth, node->error);
         free_if_unused(node);
         return Enter::failed;

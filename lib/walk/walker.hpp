@@ -77,6 +77,7 @@
 #include <string>
 #include <string_view>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -150,7 +151,8 @@ private:
     static constexpr std::size_t submit_batch = 8;
 
     static QueueOptions queue_options(const WalkOptions& options);
-    enum class Enter : unsigned char { entered, failed, queue_empty };
+    // failed_again: as a round before reported it (reported_before).
+    enum class Enter : unsigned char { entered, failed, failed_again, queue_empty };
     bool visit_next_root();
     void begin_rounds();
     // The depths the round now begun reads and reports, from its bounds.
@@ -168,6 +170,10 @@ private:
     void reserve_for_node();
     void record_finished();
     bool walked_whole(std::string_view path);
+    // Whether a round before this one reported `error` for the directory
+    // at path (under the same starting point); if not, remembers that this
+    // one does.  The same starting point given twice is reported again.
+    bool reported_before(std::string_view path, int error);
     static void finished_key(std::string_view root, std::string_view path, std::string& out);
     void finished_key(const DirNode* node, std::string& out);
     void drop_finished();
@@ -364,6 +370,13 @@ private:
     // Each with the round that recorded it: the same starting point given
     // twice is walked again in that round.
     std::map<std::string, int, std::less<>> finished_;
+    // Failures of directories a round reported, keyed as finished_ is, with
+    // the errno after the path; each with its round, as in finished_.  A
+    // directory whose listing ended in an error (removed while it was
+    // read) may have listed a subdirectory at the round's bound first: the
+    // next round must walk it again, and when it fails the same way there,
+    // once is what find would say.
+    std::unordered_map<std::string, int, PathHash, std::equal_to<>> failures_reported_;
     int round_ = 0;  // rounds started, the first being 0
     // Nodes whose subtree is finished, freed once their path is recorded
     // in next() (their subtree ends while completions are processed,

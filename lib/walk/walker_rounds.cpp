@@ -83,6 +83,22 @@ bool Walker::walked_whole(std::string_view path) {
     return found != finished_.end() && found->second < round_;
 }
 
+bool Walker::reported_before(std::string_view path, int error) {
+    finished_key(options_.roots[next_root_ - 1], path, finished_scratch_);
+    finished_scratch_.push_back('\0');
+    finished_scratch_.append(std::to_string(error));
+    auto found = failures_reported_.find(std::string_view(finished_scratch_));
+    if (found != failures_reported_.end()) {
+        return found->second < round_;
+    }
+    try {
+        failures_reported_.emplace(finished_scratch_, round_);
+    } catch (const std::bad_alloc&) {
+        // Unremembered, a later round's same failure is reported again.
+    }
+    return false;
+}
+
 void Walker::drop_finished() {
     // The walk is over: free what waited to be recorded, unrecorded.
     while (!finished_ready_.empty()) {
@@ -171,6 +187,7 @@ void Walker::begin_rounds() {
     enter_round_window();
     pruned_.clear();
     finished_.clear();
+    failures_reported_.clear();
 }
 
 void Walker::enter_round_window() {

@@ -614,3 +614,53 @@ Test(race, stat_in_a_leaf_closed_without_identity_finds_the_same_directory, .tim
         }
     }
 }
+
+Test(race, a_directory_removed_while_read_fails_once_in_all_rounds, .timeout = 60) {
+    // r/big lists 400 subdirectories under long names, more than one
+    // buffer holds.  The caller removes them all, and big itself, once the
+    // first of them is reported: big's next read then fails (ENOENT, as
+    // for any directory removed while open).  Its first batch listed
+    // subdirectories at the round's bound, so the next round must walk big
+    // again, and opening it fails the same way (r's listing is kept from
+    // the round before, and still names big).  find would say once that
+    // big failed; so must every round-based strategy.
+    const std::string long_name(150, 'n');
+    for (const WalkBackend& backend : test::plain_backends()) {
+        for (Strategy strategy : {Strategy::ids, Strategy::eds, Strategy::hybrid}) {
+            std::string where = test::describe(backend, strategy);
+            test::TempTree tree;
+            tree.file("r/deep/1/2/3/f");  // keeps the rounds going past big's
+            for (int i = 0; i < 400; ++i) {
+                tree.directory("r/big/" + long_name + std::to_string(i));
+            }
+            std::string big = tree.path("r/big");
+            Walker walker(test::make_options(backend, {tree.path("r")}, strategy));
+            bool removed = false;
+            int big_failures = 0;
+            int other_failures = 0;
+            while (const ioq::walk::Entry* entry = walker.next()) {
+                if (entry->error) {
+                    bool is_big = entry->path == big && entry->error == ENOENT;
+                    big_failures += is_big;
+                    other_failures += !is_big;
+                    continue;
+                }
+                if (!removed && entry->path.starts_with(big + "/")) {
+                    removed = true;
+                    for (int i = 0; i < 400; ++i) {
+                        std::string sub = big + "/" + long_name + std::to_string(i);
+                        cr_assert_eq(::rmdir(sub.c_str()), 0, "rmdir %s: %s", sub.c_str(),
+                                     std::strerror(errno));
+                    }
+                    cr_assert_eq(::rmdir(big.c_str()), 0, "rmdir %s: %s", big.c_str(),
+                                 std::strerror(errno));
+                }
+            }
+            cr_expect(removed, "%s: nothing below %s was reported", where.c_str(), big.c_str());
+            cr_expect_eq(big_failures, 1, "%s: %s failed %d times", where.c_str(), big.c_str(),
+                         big_failures);
+            cr_expect_eq(other_failures, 0, "%s: %d other failures", where.c_str(),
+                         other_failures);
+        }
+    }
+}
