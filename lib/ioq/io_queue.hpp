@@ -117,6 +117,10 @@ public:
     // the pool starts this probes io_uring, as starting it would.
     BackendKind backend() const;
     bool workers_started() const { return pool_ != nullptr; }
+    // Whether every request runs on the caller's thread, now and later (no
+    // workers asked for, the inline backend chosen, or no pool could
+    // start): then nothing submitted runs before the caller waits for it.
+    bool inline_only() const { return !pool_ && planned_ == BackendKind::inline_calls; }
     // Workers running now: those started with the pool, and those slow
     // waits added since (never more than max_workers).
     unsigned workers_running() const { return workers_running_; }

@@ -179,8 +179,9 @@ public:
     DirSlot* take_slot() { return slots_.take(); }
     void give_slot(DirSlot* slot) noexcept { slots_.give(slot); }
 
-    // Nodes ever handed out, free or not.
+    // Nodes and slots ever handed out, free or not.
     std::size_t node_count() const { return nodes_.count(); }
+    std::size_t slot_count() const { return slots_.count(); }
 
     // Visits every node ever handed out, free or not (for closing on stop).
     template <class Fn>

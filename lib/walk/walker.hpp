@@ -96,6 +96,7 @@ struct WalkStats {
     std::uint64_t reads = 0;         // getdents64 calls
     std::uint64_t read_bytes = 0;    // bytes of directory entries they returned
     std::uint64_t nodes = 0;         // directory nodes made: the most held at once
+    std::uint64_t slots = 0;         // directory slots made: the most open or opening at once
     BackendKind backend = BackendKind::inline_calls;
     bool workers_started = false;
     unsigned workers = 0;            // running at the end, the ones slow waits added included

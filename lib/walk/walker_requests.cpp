@@ -98,7 +98,7 @@ void Walker::submit_read_ahead(DirNode* must_include) {
         submit_open(must_include);
         flush_submissions();
     }
-    if (options_.queue.workers == 0) {
+    if (queue_.inline_only()) {
         // No worker will ever run an open ahead (-j1): each runs when the
         // walk waits for it, so the head is all there is to submit.
         flush_submissions();

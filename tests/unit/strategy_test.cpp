@@ -409,6 +409,39 @@ Test(strategy, hybrid_reads_again_only_the_top_directories_with_deeper_contents)
     }
 }
 
+Test(strategy, without_workers_a_walk_holds_slots_only_for_the_directories_it_is_in) {
+    // Where no worker will ever run an open (the inline backend, -j1), a
+    // directory's open waits until the walk needs it: 150 subdirectories of
+    // one root, found while the root is read, take no slot each before
+    // their turn.  A slot is a directory's buffer and request (dir_node.hpp),
+    // so opening them all ahead held 128 slots of pages the process touched
+    // for nothing.  With workers, the same walk does open ahead.
+    test::TempTree tree;
+    std::string description;
+    for (int i = 0; i < 150; ++i) {
+        description += "w/d" + std::to_string(i) + "/f ";
+    }
+    tree.build(description);
+    std::string root = tree.path("w");
+    std::vector<std::string> want = test::find_records({root}, "/");
+    for (const WalkBackend& backend : test::usable_backends()) {
+        for (Strategy strategy : test::all_strategies) {
+            std::string where = test::describe(backend, strategy);
+            WalkResult result = test::walk(test::make_options(backend, {root}, strategy));
+            expect_clean(result, where);
+            cr_expect(test::walk_records(result) == want, "%s: differs from find: %s",
+                      where.c_str(), test::first_difference(want, test::walk_records(result)).c_str());
+            unsigned long long slots = result.stats.slots;
+            if (backend.kind == ioq::BackendKind::inline_calls) {
+                // The root, the subdirectory being read, and one to spare.
+                cr_expect_leq(slots, 3u, "%s: %llu slots", where.c_str(), slots);
+            } else if (strategy == Strategy::dfs && backend.read_ahead == 0) {
+                cr_expect_geq(slots, 16u, "%s: %llu slots: no open ahead?", where.c_str(), slots);
+            }
+        }
+    }
+}
+
 Test(strategy, every_strategy_reports_parents_before_children) {
     StrategyTree s;
     for (const WalkBackend& backend : test::usable_backends()) {
