@@ -1,5 +1,6 @@
 #include "io_queue.hpp"
 
+#include "descriptor_table.hpp"
 #include "uring_probe.hpp"
 
 #include <fcntl.h>
@@ -101,6 +102,7 @@ BackendKind IoQueue::backend() const {
 }
 
 void IoQueue::start_pool() noexcept {
+    grow_descriptor_table(descriptor_table_slots);  // while no thread shares it
     try {
         if (planned_ == BackendKind::uring) {
             pool_ = make_uring_backend(options_.capacity, options_.workers);
