@@ -318,6 +318,20 @@ void check_path_is_absolute(const std::string& action) {
 
 } // namespace
 
+namespace {
+
+// A batch's command line takes the names at its end only: another
+// argument holding {} before them is refused, as find refuses it.
+void reject_second_placeholder(const std::string& name, const std::vector<std::string>& before) {
+    for (const std::string& word : before) {
+        if (word.find("{}") != std::string::npos) {
+            fail_usage("Only one instance of {} is supported with " + name + " ... +");
+        }
+    }
+}
+
+} // namespace
+
 std::unique_ptr<Primary> parse_exec(ParseContext& context) {
     const std::string& name = context.name();
     ExecMode mode = name == "-exec"      ? ExecMode::exec
@@ -342,9 +356,13 @@ std::unique_ptr<Primary> parse_exec(ParseContext& context) {
         if (word == "+" && !prompts && !words.empty() &&
             words.back().find("{}") != std::string::npos) {
             // find's reading: a batch meant, written wrong (not a `+'
-            // argument before a `;' still to come).
-            fail_usage("In `" + name + " ... {} +' the `{}' must appear by itself, but you "
-                       "specified `" + words.back() + "'");
+            // argument before a `;' still to come).  With another {}
+            // before it, find names that first.
+            std::string written = words.back();
+            words.pop_back();
+            reject_second_placeholder(name, words);
+            fail_usage("In " + quote_path(name + " ... {} +") + " the " + quote_path("{}") +
+                       " must appear by itself, but you specified " + quote_path(written));
         }
         words.push_back(word);
     }
@@ -352,15 +370,9 @@ std::unique_ptr<Primary> parse_exec(ParseContext& context) {
         fail_usage("missing argument to `" + name + "'");
     }
     if (batch) {
-        std::size_t placeholders = 0;
-        for (const std::string& word : words) {
-            if (word.find("{}") != std::string::npos) {
-                ++placeholders;
-            }
-        }
-        if (placeholders > 1) {
-            fail_usage("Only one instance of {} is supported with " + name + " ... +");
-        }
+        words.pop_back();
+        reject_second_placeholder(name, words);
+        words.push_back("{}");
     }
     if (mode == ExecMode::execdir || mode == ExecMode::okdir) {
         check_path_is_absolute(name);

@@ -34,7 +34,7 @@ namespace {
 bool read_files0_from(const std::string& source, std::vector<std::string>& roots) {
     int fd = source == "-" ? STDIN_FILENO : ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        ufind::report_error("cannot open `" + source + "' for reading: " + std::strerror(errno));
+        ufind::report_error("cannot open " + ufind::quote_path(source) + " for reading: " + std::strerror(errno));
         return false;
     }
     std::string data;
@@ -57,7 +57,7 @@ bool read_files0_from(const std::string& source, std::vector<std::string>& roots
         }
         ++index;
         if (end == start) {
-            ufind::report_error("`" + source + "':" + std::to_string(index) +
+            ufind::report_error(ufind::quote_path(source) + ":" + std::to_string(index) +
                                 ": invalid zero-length file name");
         } else {
             roots.emplace_back(data, start, end - start);

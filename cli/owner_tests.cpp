@@ -80,7 +80,7 @@ std::unique_ptr<Primary> by_name(ParseContext& context, Owner owner) {
         } else if (all_digits(name)) {
             comparison.value = numeric_id(name);
         } else {
-            fail_usage("`" + name + "' is not the name of a known user");
+            fail_usage(quote_path(name) + " is not the name of a known user");
         }
     } else {
         if (const struct group* entry = ::getgrnam(name.c_str())) {
@@ -88,7 +88,7 @@ std::unique_ptr<Primary> by_name(ParseContext& context, Owner owner) {
         } else if (all_digits(name)) {
             comparison.value = numeric_id(name);
         } else {
-            fail_usage("`" + name + "' is not the name of an existing group");
+            fail_usage(quote_path(name) + " is not the name of an existing group");
         }
     }
     return std::make_unique<OwnerTest>(owner, comparison);

@@ -181,7 +181,7 @@ public:
             return;
         }
         if (command_.roots_given) {
-            report_error("extra operand `" + command_.roots.front() + "'");
+            report_error("extra operand " + quote_path(command_.roots.front()));
             fail("file operands cannot be combined with -files0-from");
         }
         if (command_.files0_from == "-" && state_.seen_prompt) {
@@ -263,7 +263,7 @@ private:
                 throw EarlyExit{0};
             } else if (flag != "exec" && flag != "opt" && flag != "rates" && flag != "search" &&
                        flag != "stat" && flag != "time" && flag != "tree") {
-                report_warning("Ignoring unrecognised debug flag " + std::string(flag));
+                report_note("Ignoring unrecognised debug flag " + quote_path(flag));
             }
             flags = comma == string_view::npos ? string_view() : flags.substr(comma + 1);
         }
@@ -303,8 +303,8 @@ private:
     // A non-negative decimal integer, as find wants for -maxdepth and -mindepth.
     int parse_count(const std::string& option, const std::string& text) {
         if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-            fail("Expected a positive decimal integer argument to " + option + ", but got `" +
-                 text + "'");
+            fail("Expected a positive decimal integer argument to " + option + ", but got " +
+                 quote_path(text));
         }
         errno = 0;
         long value = std::strtol(text.c_str(), nullptr, 10);

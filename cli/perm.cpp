@@ -143,7 +143,7 @@ std::unique_ptr<Primary> parse_perm(ParseContext& context) {
     const std::string& argument = context.take();
     std::optional<PermSpec> spec = parse_perm_spec(argument);
     if (!spec) {
-        fail_usage("invalid mode `" + argument + "'");
+        fail_usage("invalid mode " + quote_path(argument));
     }
     if (spec->kind == PermSpec::any && spec->file_bits == 0 && spec->directory_bits == 0) {
         // find says this whether warnings are on or not.

@@ -66,11 +66,11 @@ int regex_syntax_by_name(const std::string& name) {
         if (type.name == name) {
             return type.syntax;
         }
-        valid += valid.empty() ? "`" : ", `";
-        valid += type.name;
-        valid += "'";
+        valid += valid.empty() ? "" : ", ";
+        valid += quote_path(type.name);
     }
-    fail_usage("Unknown regular expression type `" + name + "'; valid types are " + valid + ".");
+    fail_usage("Unknown regular expression type " + quote_path(name) + "; valid types are " +
+               valid + ".");
 }
 
 std::unique_ptr<Primary> parse_regex(ParseContext& context) {
@@ -81,7 +81,7 @@ std::unique_ptr<Primary> parse_regex(ParseContext& context) {
     }
     auto test = std::make_unique<RegexTest>();
     if (const char* error = test->compile(text, syntax)) {
-        fail_usage(error);
+        fail_usage("failed to compile regular expression '" + text + "': " + error);
     }
     return test;
 }

@@ -213,8 +213,8 @@ std::unique_ptr<Primary> parse_newer(ParseContext& context) {
     if (reference_letter == 't') {
         std::optional<struct timespec> date = parse_date(argument, context.command.start_time);
         if (!date) {
-            fail_usage("I cannot figure out how to interpret `" + argument +
-                       "' as a date or time");
+            fail_usage("I cannot figure out how to interpret " + quote_path(argument) +
+                       " as a date or time");
         }
         reference = *date;
     } else {

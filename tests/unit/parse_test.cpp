@@ -509,9 +509,9 @@ Test(parse, bad_xtype_letters_are_refused_naming_xtype) {
 // missing terminator.
 Test(parse, exec_batch_placeholder_inside_a_word_is_refused) {
     const Refusal refusals[] = {
-        {{".", "-exec", "echo", "x{}", "+"}, "must appear by itself, but you specified `x{}'",
+        {{".", "-exec", "echo", "x{}", "+"}, "must appear by itself, but you specified 'x{}'",
          true},
-        {{".", "-execdir", "echo", "{}{}", "+"}, "In `-execdir ... {} +'", true},
+        {{".", "-execdir", "echo", "{}{}", "+"}, "In '-execdir ... {} +'", true},
         {{".", "-exec", "echo", "x{}", "+", ";"}, "must appear by itself", true},
     };
     for (const Refusal& refusal : refusals) {
