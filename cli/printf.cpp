@@ -346,6 +346,12 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
             return std::nullopt;
         }
         char letter = text[i++];
+        if (letter == '%') {
+            // find prints a `%%' with flags, width or precision as written,
+            // less its last '%': "%5%" gives "%5".
+            literal.append(text.substr(start, i - 1 - start));
+            continue;
+        }
         if (letter == '{' || letter == '[' || letter == '(') {
             error = std::string("error: the format directive `%") + letter +
                     "' is reserved for future use";

@@ -195,6 +195,12 @@ Test(printf, printf_keeps_unknown_directives_literally) {
     expect_render("%q|%%", "%q|%");
 }
 
+// As GNU find 4.9 prints them: the directive as written, less its last
+// '%', and no warning.
+Test(printf, printf_percent_with_flags_keeps_them_as_written) {
+    expect_render("[%5%|%-5%|%05%|%.3%|%#+%]", "[%5|%-5|%05|%.3|%#+]");
+}
+
 Test(printf, printf_asks_for_only_the_fields_it_prints) {
     std::string error;
     auto names_only = Format::compile("%p %f %h %d\\n", error);
