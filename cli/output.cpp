@@ -7,11 +7,12 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <utility>
 
 namespace ufind {
 
-Output::Output(int fd, std::size_t capacity)
-    : fd_(fd), capacity_(capacity), terminal_(::isatty(fd) == 1) {}
+Output::Output(int fd, std::string name, std::size_t capacity)
+    : fd_(fd), name_(std::move(name)), capacity_(capacity), terminal_(::isatty(fd) == 1) {}
 
 Output::~Output() { flush(); }
 
@@ -62,8 +63,15 @@ bool Output::write_all(const char* data, std::size_t size) {
             if (errno == EINTR) {
                 continue;
             }
+            int error = errno;
             failed_ = true;
-            report_error(std::string("write error: ") + std::strerror(errno));
+            report_error(quote_path(name_) + ": " + std::strerror(error));
+            if (fd_ == STDOUT_FILENO) {
+                // find's exit (gnulib's close_stdout) says it again, with
+                // the reason only when closing the descriptor fails too.
+                report_error(error == EBADF ? std::string("write error: ") + std::strerror(error)
+                                            : std::string("write error"));
+            }
             return false;
         }
         data += n;

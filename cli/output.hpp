@@ -5,20 +5,24 @@
 // 100,000.  The buffer is flushed when full, at exit, and before anything
 // else could write to the same descriptor (a child process of -exec, later).
 //
-// A failed write (full disk, closed descriptor) is reported once, and the
-// exit status says so.  A closed pipe normally ends the process with SIGPIPE
+// A failed write (full disk, closed descriptor) is reported once, in find's
+// words ("‘/dev/full’: No space left on device"; standard output's failure
+// also ends in "write error", as find's exit says it), and the exit status
+// says so.  A closed pipe normally ends the process with SIGPIPE
 // before the write returns, which is what find does and what `| head` wants.
 #pragma once
 
 #include <cstddef>
 #include <string_view>
 #include <memory>
+#include <string>
 
 namespace ufind {
 
 class Output {
 public:
-    explicit Output(int fd, std::size_t capacity = 64 * 1024);
+    // name: what messages call the stream, "standard output" or a path.
+    Output(int fd, std::string name, std::size_t capacity = 64 * 1024);
     ~Output();
     Output(const Output&) = delete;
     Output& operator=(const Output&) = delete;
@@ -56,6 +60,7 @@ private:
     bool write_all(const char* data, std::size_t size);
 
     int fd_;
+    std::string name_;
     std::size_t capacity_;
     // Allocated, not zeroed, at the first write: standard error's Output
     // and quiet runs never touch it (zeroing two 64 KiB buffers was a

@@ -25,7 +25,8 @@ OutputFiles::OutputFiles() {
     for (int fd : {STDOUT_FILENO, STDERR_FILENO}) {
         File file;
         file.fd = fd;
-        file.output = std::make_unique<Output>(fd);
+        file.output = std::make_unique<Output>(
+            fd, fd == STDOUT_FILENO ? "standard output" : "standard error");
         files_.push_back(std::move(file));
     }
 }
@@ -64,7 +65,7 @@ Output& OutputFiles::open(const std::string& path) {
             return *files_[i].output;
         }
     }
-    file.output = std::make_unique<Output>(fd);
+    file.output = std::make_unique<Output>(fd, path);
     files_.push_back(std::move(file));
     return *files_.back().output;
 }

@@ -447,21 +447,18 @@ private:
         if (std::unique_ptr<Expr> option = parse_option(name)) {
             return option;
         }
-        if (name == "-name") {
-            node = pattern_test(ExprKind::test_name, name);
+        if (name == "-name" || name == "-iname") {
+            node = pattern_test(name == "-name" ? ExprKind::test_name : ExprKind::test_iname, name);
             if (node->pattern.text().find('/') != std::string::npos && command_.warnings) {
-                report_warning("'-name' matches against basenames only, but the given pattern "
-                               "contains a directory separator ('/'), thus the expression will "
-                               "evaluate to false all the time.  Did you mean '-wholename'?");
+                report_warning(quote_path(name) + " matches against basenames only, but the "
+                               "given pattern contains a directory separator (" + quote_path("/") +
+                               "), thus the expression will evaluate to false all the time.  "
+                               "Did you mean " +
+                               quote_path(name == "-name" ? "-wholename" : "-iwholename") + "?");
             }
-        } else if (name == "-iname") {
-            node = pattern_test(ExprKind::test_iname, name);
         } else if (name == "-path") {
             node = pattern_test(ExprKind::test_path, name);
-            if (!node->pattern.text().empty() && node->pattern.text().back() == '/') {
-                report_warning("-path " + node->pattern.text() +
-                               " will not match anything because it ends with /.");
-            }
+            warn_if_pattern_ends_with_slash(name, node->pattern.text());
         } else if (name == "-type" || name == "-xtype") {
             node = primary(name == "-type" ? ExprKind::test_type : ExprKind::test_xtype);
             node->type_mask = parse_type_list(name, take_argument(name));

@@ -1,5 +1,6 @@
 #include "path_tests.hpp"
 
+#include "diagnostics.hpp"
 #include "eval.hpp"
 #include "glob_pattern.hpp"
 
@@ -44,10 +45,18 @@ private:
 
 } // namespace
 
+void warn_if_pattern_ends_with_slash(const std::string& name, const std::string& pattern) {
+    if (!pattern.empty() && pattern.back() == '/') {
+        report_warning(name + " " + pattern + " will not match anything because it ends with /.");
+    }
+}
+
 std::unique_ptr<Primary> parse_path_test(ParseContext& context) {
     const std::string& name = context.name();
     bool fold_case = name != "-wholename";
-    return std::make_unique<PathPatternTest>(GlobPattern(context.take(), fold_case));
+    const std::string& pattern = context.take();
+    warn_if_pattern_ends_with_slash(name, pattern);
+    return std::make_unique<PathPatternTest>(GlobPattern(pattern, fold_case));
 }
 
 std::unique_ptr<Primary> parse_lname(ParseContext& context) {

@@ -16,6 +16,10 @@
 namespace ufind {
 
 std::unique_ptr<Primary> parse_path_test(ParseContext& context);
+// find's warning for a whole-path pattern (-path, -ipath, -wholename,
+// -iwholename) that ends with '/': no path a walk gives ends so.  Given
+// whatever -warn says, as find gives it.
+void warn_if_pattern_ends_with_slash(const std::string& name, const std::string& pattern);
 std::unique_ptr<Primary> parse_lname(ParseContext& context);
 
 } // namespace ufind

@@ -46,5 +46,31 @@ for program in find "$ufind"; do
     err=$( { timeout 20 "$program" "$tree" 2>&3 | head -1 >/dev/null; } 3>&1; exit "${PIPESTATUS[0]}" ); status=$?
     check "$label reader gone" 141 "$status" empty "$err"
 done
+# And in find's words, in the C locale and a UTF-8 one (where find quotes
+# ‘standard output’): every line of stderr, less the program's name.
+same_words() {  # name, then a command line where PROGRAM stands for find or ufind
+    local name=$1 locale want got program word
+    shift
+    for locale in C C.UTF-8; do
+        for program in find "$ufind"; do
+            local words=()
+            for word in "$@"; do
+                [ "$word" = PROGRAM ] && word=$program
+                words+=("$word")
+            done
+            got=$(LC_ALL=$locale "${words[@]}" 2>&1 >/dev/null | sed 's/^[^:]*: //')
+            [ "$program" = find ] && want=$got
+        done
+        if [ "$want" = "$got" ]; then
+            passed=$((passed + 1))
+        else
+            echo "FAIL $name ($locale): find says '$want', ufind '$got'" >&2
+            failed=$((failed + 1))
+        fi
+    done
+}
+same_words "stdout on a full disk" sh -c 'exec "$0" "$1" >/dev/full' PROGRAM "$tree"
+same_words "-fprint to a full disk" PROGRAM "$tree" -fprint /dev/full
+same_words "closed stdout" sh -c 'exec "$0" "$1" >&-' PROGRAM "$tree"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -501,24 +501,45 @@ REFUSED_COMMAND_LINES = [
 ]
 
 
-def test_refusals_match_find(tmp):
-    os.mkdir(os.path.join(tmp, "d"))
-    cases = [["d"] + words for words in REFUSED_COMMAND_LINES]
-    cases += [["-D", "foo", "d", "-quit"], ["d", "-files0-from", "x"],
-              ["-files0-from", "nonexist"]]
+# Command lines find runs with a warning: all of stderr must be find's.
+WARNED_COMMAND_LINES = [
+    ["-warn", "-name", "a/b"], ["-warn", "-iname", "a/b"], ["-nowarn", "-name", "a/b"],
+    ["-path", "d/"], ["-ipath", "d/"], ["-wholename", "d/"], ["-iwholename", "d/"],
+    ["-nowarn", "-ipath", "d/"],
+]
+
+
+def expect_find_messages(tmp, cases, first_line_only, find_speaks):
     for locale in ("C", "C.UTF-8"):
         env = {"LC_ALL": locale}
         for args in cases:
             want = run([FIND] + args, env=env, cwd=tmp)
             got = run([UFIND] + args, env=env, cwd=tmp)
             # Without the program's name ("/usr/bin/find: ", "ufind: ").
-            want_line, got_line = (out.split(b"\n")[0].split(b": ", 1)[-1]
-                                   for out in (want.stderr, got.stderr))
+            want_lines, got_lines = ([line.split(b": ", 1)[-1] for line in out.split(b"\n")]
+                                     for out in (want.stderr, got.stderr))
+            if first_line_only:
+                want_lines, got_lines = want_lines[:1], got_lines[:1]
             label = f"LC_ALL={locale} {shlex.join(args)}"
-            check(f"{label}: find's message", want_line == got_line and want_line,
-                  f"find {want_line!r}, ufind {got_line!r}")
+            check(f"{label}: find's message",
+                  want_lines == got_lines and (bool(want.stderr) or not find_speaks),
+                  f"find {want_lines!r}, ufind {got_lines!r}")
             check(f"{label}: find's status", want.returncode == got.returncode,
                   f"find {want.returncode}, ufind {got.returncode}")
+
+
+def test_refusals_match_find(tmp):
+    os.mkdir(os.path.join(tmp, "d"))
+    cases = [["d"] + words for words in REFUSED_COMMAND_LINES]
+    cases += [["-D", "foo", "d", "-quit"], ["d", "-files0-from", "x"],
+              ["-files0-from", "nonexist"]]
+    expect_find_messages(tmp, cases, first_line_only=True, find_speaks=True)
+
+
+def test_warnings_match_find(tmp):
+    os.mkdir(os.path.join(tmp, "d"))
+    expect_find_messages(tmp, [["d"] + words for words in WARNED_COMMAND_LINES],
+                         first_line_only=False, find_speaks=False)
 
 
 # -------------------------------------------------------------- prompts
@@ -545,7 +566,8 @@ def main():
     UFIND = os.path.abspath(parser.parse_args().ufind)
     with tempfile.TemporaryDirectory(prefix="ufind-ux-") as tmp:
         for test in (test_colors, test_color_choice, test_terminal_escaping, test_json,
-                     test_status, test_errors, test_refusals_match_find, test_prompts):
+                     test_status, test_errors, test_refusals_match_find,
+                     test_warnings_match_find, test_prompts):
             directory = os.path.join(tmp, test.__name__)
             os.mkdir(directory)
             test(directory)
