@@ -25,6 +25,13 @@
  * Errors are returned as negative errno values and never printed.  A walk is
  * used by one thread at a time; distinct walks are independent.  After fork()
  * only the parent may go on using a walk that had started worker threads.
+ *
+ * A walk may raise the soft RLIMIT_NOFILE to the hard limit, and before its
+ * first worker starts it grows the process's descriptor table to 1024 slots
+ * (within the limit): a table shared by threads waits for an RCU grace
+ * period, milliseconds, each time it grows, and a walk may hold hundreds of
+ * directories open.  In a program that has threads already, that growth
+ * waits once.
  */
 #ifndef IOQ_H
 #define IOQ_H
