@@ -25,9 +25,10 @@ namespace ufind {
 // Prints "ufind: <message>" and records that the run failed.
 void report_error(std::string_view message);
 // A path, or an argument a message names, quoted as GNU find quotes it
-// (gnulib's quote(), locale style): 'a\nb' in the C locale, with backslash escapes for
-// \ ' and control characters and \ooo for other bytes it cannot print;
-// in a UTF-8 locale ‘a\nb’, printable characters as they are.  A file
+// (gnulib's quote(), locale style): 'a\nb' in the C locale, with
+// backslash escapes for \ ' and control characters and \ooo for other
+// bytes it cannot print; in a UTF-8 locale ‘a\nb’, printable characters
+// as they are.  A file
 // name in a message can then neither split the line nor drive a terminal.
 std::string quote_path(std::string_view path);
 

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -316,13 +317,9 @@ void check_path_is_absolute(const std::string& action) {
     });
 }
 
-} // namespace
-
-namespace {
-
 // A batch's command line takes the names at its end only: another
 // argument holding {} before them is refused, as find refuses it.
-void reject_second_placeholder(const std::string& name, const std::vector<std::string>& before) {
+void reject_second_placeholder(const std::string& name, std::span<const std::string> before) {
     for (const std::string& word : before) {
         if (word.find("{}") != std::string::npos) {
             fail_usage("Only one instance of {} is supported with " + name + " ... +");
@@ -358,11 +355,9 @@ std::unique_ptr<Primary> parse_exec(ParseContext& context) {
             // find's reading: a batch meant, written wrong (not a `+'
             // argument before a `;' still to come).  With another {}
             // before it, find names that first.
-            std::string written = words.back();
-            words.pop_back();
-            reject_second_placeholder(name, words);
+            reject_second_placeholder(name, std::span(words).first(words.size() - 1));
             fail_usage("In " + quote_path(name + " ... {} +") + " the " + quote_path("{}") +
-                       " must appear by itself, but you specified " + quote_path(written));
+                       " must appear by itself, but you specified " + quote_path(words.back()));
         }
         words.push_back(word);
     }
@@ -370,9 +365,7 @@ std::unique_ptr<Primary> parse_exec(ParseContext& context) {
         fail_usage("missing argument to `" + name + "'");
     }
     if (batch) {
-        words.pop_back();
-        reject_second_placeholder(name, words);
-        words.push_back("{}");
+        reject_second_placeholder(name, std::span(words).first(words.size() - 1));
     }
     if (mode == ExecMode::execdir || mode == ExecMode::okdir) {
         check_path_is_absolute(name);

@@ -34,7 +34,8 @@ namespace {
 bool read_files0_from(const std::string& source, std::vector<std::string>& roots) {
     int fd = source == "-" ? STDIN_FILENO : ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        ufind::report_error("cannot open " + ufind::quote_path(source) + " for reading: " + std::strerror(errno));
+        ufind::report_error("cannot open " + ufind::quote_path(source) +
+                            " for reading: " + std::strerror(errno));
         return false;
     }
     std::string data;
