@@ -15,23 +15,19 @@ void grow_descriptor_table(std::size_t slots) noexcept {
     if (slots < 2) {
         return;
     }
-    // F_DUPFD needs a descriptor to copy; the standard streams may all be
-    // closed, and then the root serves.
-    int copy = -1;
-    for (int fd = 0; fd <= 2 && copy < 0; ++fd) {
-        copy = ::fcntl(fd, F_DUPFD_CLOEXEC, static_cast<int>(slots - 1));
+    // F_DUPFD needs a descriptor to copy, and it must be one of our own:
+    // closing a copy of the caller's descriptor would drop every POSIX
+    // record lock the process holds on that file.  An O_PATH descriptor
+    // carries no locks (the kernel skips them when it is closed).
+    int root = ::open("/", O_PATH | O_CLOEXEC);
+    if (root < 0) {
+        return;
     }
-    if (copy < 0) {
-        int root = ::open("/", O_PATH | O_CLOEXEC);
-        if (root < 0) {
-            return;
-        }
-        copy = ::fcntl(root, F_DUPFD_CLOEXEC, static_cast<int>(slots - 1));
-        ::close(root);
-    }
+    int copy = ::fcntl(root, F_DUPFD_CLOEXEC, static_cast<int>(slots - 1));
     if (copy >= 0) {
         ::close(copy);
     }
+    ::close(root);
 }
 
 } // namespace ioq

@@ -27,12 +27,14 @@ namespace ioq {
 inline constexpr std::size_t descriptor_table_slots = 1024;
 
 // Makes the descriptor table hold at least `slots` descriptors (fewer if
-// RLIMIT_NOFILE is lower), by duplicating a descriptor to the last of them
-// and closing the copy (close-on-exec while it exists, for a program that
-// forks in another thread).  Nearly free on a table that is large enough
-// already.  In a program that has threads already, this growth waits for
-// its grace period once, where a walk would have waited once per doubling.
-// Best effort: on failure the table grows later, as it would have.
+// RLIMIT_NOFILE is lower), by duplicating an O_PATH descriptor of / to the
+// last of them and closing both (never one of the caller's descriptors,
+// whose close would drop the process's record locks on its file; the copy
+// is close-on-exec, for a program that forks in another thread).  Nearly
+// free on a table that is large enough already.  In a program that has
+// threads already, this growth waits for its grace period once, where a
+// walk would have waited once per doubling.  Best effort: on failure the
+// table grows later, as it would have.
 void grow_descriptor_table(std::size_t slots) noexcept;
 
 } // namespace ioq

@@ -72,6 +72,7 @@ enum Verdict : int {
     walk_failed = 16,
     pool_not_started = 17,
     grown_without_workers = 18,
+    record_lock_dropped = 19,
 };
 
 const char* describe(int verdict) {
@@ -85,6 +86,7 @@ const char* describe(int verdict) {
     case walk_failed: return "the walk reported a problem";
     case pool_not_started: return "the walk started no workers";
     case grown_without_workers: return "the table grew though no thread started";
+    case record_lock_dropped: return "a record lock on standard input's file was dropped";
     default: return "an unexpected exit";
     }
 }
@@ -180,6 +182,46 @@ Test(descriptor_table, grows_with_the_standard_streams_closed) {
             }
         }
         return open_descriptors() == before ? passed : descriptor_left_open;
+    }));
+}
+
+// Closing any descriptor of a file drops the process's POSIX record locks
+// on it, so the growth must not copy and close one of the caller's (here
+// standard input, open on a locked file): another process must still see
+// the lock afterwards.
+Test(descriptor_table, keeps_the_callers_record_locks) {
+    expect_passed(in_fresh_table_process([] {
+        char path[] = "/tmp/ufind-lock-XXXXXX";
+        int fd = ::mkstemp(path);
+        if (fd < 0 || ::dup2(fd, 0) != 0) {
+            return setup_failed;
+        }
+        ::close(fd);
+        ::unlink(path);
+        struct flock lock{};
+        lock.l_type = F_WRLCK;
+        lock.l_whence = SEEK_SET;
+        if (::fcntl(0, F_SETLK, &lock) != 0) {
+            return setup_failed;
+        }
+        ioq::grow_descriptor_table(1024);
+        if (table_slots() < 1024) {
+            return table_not_grown;
+        }
+        pid_t other = ::fork();
+        if (other == 0) {
+            // Another process: F_GETLK reports the lock that would block.
+            struct flock probe{};
+            probe.l_type = F_WRLCK;
+            probe.l_whence = SEEK_SET;
+            bool held = ::fcntl(0, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
+            ::_exit(held ? 0 : 1);
+        }
+        int status = 0;
+        if (other < 0 || ::waitpid(other, &status, 0) != other || !WIFEXITED(status)) {
+            return setup_failed;
+        }
+        return WEXITSTATUS(status) == 0 ? passed : record_lock_dropped;
     }));
 }
 
