@@ -346,26 +346,24 @@ std::unique_ptr<Primary> parse_exec(ParseContext& context) {
         if (word == ";") {
             break;
         }
-        if (word == "+" && !prompts && !words.empty() && words.back() == "{}") {
-            batch = true;
-            break;
-        }
         if (word == "+" && !prompts && !words.empty() &&
             words.back().find("{}") != std::string::npos) {
-            // find's reading: a batch meant, written wrong (not a `+'
-            // argument before a `;' still to come).  With another {}
-            // before it, find names that first.
+            // A batch meant; find refuses a {} before the last first, then
+            // a last word that is more than {} (rather than reading the `+'
+            // as an argument, with a `;' still to come).
             reject_second_placeholder(name, std::span(words).first(words.size() - 1));
-            fail_usage("In " + quote_path(name + " ... {} +") + " the " + quote_path("{}") +
-                       " must appear by itself, but you specified " + quote_path(words.back()));
+            if (words.back() != "{}") {
+                fail_usage("In " + quote_path(name + " ... {} +") + " the " + quote_path("{}") +
+                           " must appear by itself, but you specified " +
+                           quote_path(words.back()));
+            }
+            batch = true;
+            break;
         }
         words.push_back(word);
     }
     if (words.empty()) {
         fail_usage("missing argument to `" + name + "'");
-    }
-    if (batch) {
-        reject_second_placeholder(name, std::span(words).first(words.size() - 1));
     }
     if (mode == ExecMode::execdir || mode == ExecMode::okdir) {
         check_path_is_absolute(name);

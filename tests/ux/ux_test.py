@@ -509,7 +509,9 @@ WARNED_COMMAND_LINES = [
 ]
 
 
-def expect_find_messages(tmp, cases, first_line_only, find_speaks):
+def expect_find_messages(tmp, cases, refusals):
+    """Refusals: the first line of stderr, and find must say something;
+    otherwise all of stderr, which may be empty."""
     for locale in ("C", "C.UTF-8"):
         env = {"LC_ALL": locale}
         for args in cases:
@@ -518,11 +520,11 @@ def expect_find_messages(tmp, cases, first_line_only, find_speaks):
             # Without the program's name ("/usr/bin/find: ", "ufind: ").
             want_lines, got_lines = ([line.split(b": ", 1)[-1] for line in out.split(b"\n")]
                                      for out in (want.stderr, got.stderr))
-            if first_line_only:
+            if refusals:
                 want_lines, got_lines = want_lines[:1], got_lines[:1]
             label = f"LC_ALL={locale} {shlex.join(args)}"
             check(f"{label}: find's message",
-                  want_lines == got_lines and (bool(want.stderr) or not find_speaks),
+                  want_lines == got_lines and (bool(want.stderr) or not refusals),
                   f"find {want_lines!r}, ufind {got_lines!r}")
             check(f"{label}: find's status", want.returncode == got.returncode,
                   f"find {want.returncode}, ufind {got.returncode}")
@@ -533,13 +535,13 @@ def test_refusals_match_find(tmp):
     cases = [["d"] + words for words in REFUSED_COMMAND_LINES]
     cases += [["-D", "foo", "d", "-quit"], ["d", "-files0-from", "x"],
               ["-files0-from", "nonexist"]]
-    expect_find_messages(tmp, cases, first_line_only=True, find_speaks=True)
+    expect_find_messages(tmp, cases, refusals=True)
 
 
 def test_warnings_match_find(tmp):
     os.mkdir(os.path.join(tmp, "d"))
     expect_find_messages(tmp, [["d"] + words for words in WARNED_COMMAND_LINES],
-                         first_line_only=False, find_speaks=False)
+                         refusals=False)
 
 
 # -------------------------------------------------------------- prompts
