@@ -53,7 +53,24 @@ ReadAreaLoan::~ReadAreaLoan() {
 // allocations land in their own malloc arenas, each one more to keep pages
 // resident in.
 DirBuffer::DirBuffer(std::size_t capacity)
-    : capacity_(std::max(capacity, max_record)), small_(new std::byte[small_limit]) {}
+    : capacity_(std::max(capacity, max_record)), small_(new std::byte[small_initial]) {}
+
+bool DirBuffer::fit_small(std::size_t size) noexcept {
+    if (size <= small_capacity_) {
+        return true;
+    }
+    if (size > small_limit) {
+        return false;
+    }
+    std::size_t capacity = std::bit_ceil(size);
+    std::byte* block = new (std::nothrow) std::byte[capacity];
+    if (!block) {
+        return false;
+    }
+    small_.reset(block);
+    small_capacity_ = capacity;
+    return true;
+}
 
 void DirBuffer::clear() noexcept {
     size_ = 0;
@@ -97,7 +114,7 @@ bool DirBuffer::make_room(ReadArea& area) const noexcept {
 }
 
 void DirBuffer::keep_entries(ReadArea& area) noexcept {
-    std::byte* block = size_ <= small_limit ? small_.get() : nullptr;
+    std::byte* block = fit_small(size_) ? small_.get() : nullptr;
     if (!block && size_ < area.capacity / 2) {
         large_.reset(new (std::nothrow) std::byte[size_]);
         block = large_.get();  // null without memory: then the area is taken
@@ -165,7 +182,7 @@ void DirBuffer::fill(int fd, bool end_marked) noexcept {
             // small block, rather than an error the walk would report.
             area = nullptr;
             data_ = small_.get();
-            room = std::min(capacity_, small_limit);
+            room = std::min(capacity_, small_capacity_);
         }
     }
     while (room - size_ >= max_record) {
@@ -196,8 +213,9 @@ void DirBuffer::fill(int fd, bool end_marked) noexcept {
 
 bool DirBuffer::assign(const std::byte* bytes, std::size_t size) noexcept {
     clear();
+    bool small = fit_small(size);
     std::byte* block = small_.get();
-    if (size > small_limit) {
+    if (!small) {
         if (large_capacity_ < size) {
             large_.reset(new (std::nothrow) std::byte[size]);
             large_capacity_ = 0;  // a block of its size, not an area fills go on in

@@ -1302,6 +1302,49 @@ Test(dir_buffer, trim_frees_what_a_large_directory_needed) {
     ::close(small);
 }
 
+// A buffer's own block starts at small_initial bytes and grows to the
+// largest batch it is given, up to small_limit: a fresh buffer holds no
+// more than that block (with malloc's overhead), a listing larger than
+// it but within small_limit, filled or assigned, comes back whole, and a
+// small one read after it too.
+Test(dir_buffer, own_block_starts_small_and_grows_to_the_listings_given) {
+    test::TempTree tree;
+    // 40 names of 24 characters: 48-byte records, 1,968 bytes with . and ..
+    std::vector<std::string> medium = tree.many_files("medium", 40, "a_rather_long_name_");
+    tree.build("small/x small/y/");
+    int medium_fd = ::open(tree.path("medium").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int small_fd = ::open(tree.path("small").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    cr_assert(medium_fd >= 0 && small_fd >= 0);
+    auto allocated = [] {
+        struct mallinfo2 info = ::mallinfo2();
+        return info.uordblks + info.hblkhd;
+    };
+
+    std::size_t before = allocated();
+    auto buffer = std::make_unique<DirBuffer>();
+    std::size_t fresh = allocated() - before;
+    if (malloc_counts_allocations) {
+        cr_expect_leq(fresh, sizeof(DirBuffer) + DirBuffer::small_initial + 64,
+                      "a fresh buffer holds %zu bytes", fresh);
+    }
+    buffer->fill(medium_fd);
+    cr_assert(buffer->at_end());
+    cr_assert(buffer->size() > DirBuffer::small_initial && buffer->size() <= DirBuffer::small_limit,
+              "the medium listing is %zu bytes", buffer->size());
+    cr_expect(as_set(names_in(*buffer)) == as_set(medium));
+    std::vector<std::byte> listing(buffer->data(), buffer->data() + buffer->size());
+    buffer->fill(small_fd);
+    cr_expect(as_set(names_in(*buffer)) == std::set<std::string>({"x", "y"}));
+
+    DirBuffer assigned;
+    cr_assert(assigned.assign(listing.data(), listing.size()));
+    cr_expect(assigned.at_end());
+    cr_expect(as_set(names_in(assigned)) == as_set(medium));
+    cr_expect_eq(assigned.count_directories(100, false), 0);
+    ::close(medium_fd);
+    ::close(small_fd);
+}
+
 Test(dir_buffer, cursor_reports_types_and_inodes_and_skips_dot_entries) {
     test::TempTree tree;
     tree.build("d/file d/sub/ d/link->file d/.hidden d/..x d/.../");
