@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 
 namespace ioq {
 
@@ -40,6 +41,19 @@ namespace {
 // 269 -> 232 ms, the 2-thread floor 300), while warm walks of linux and
 // synthetic still add none (200 us added some).
 constexpr std::chrono::microseconds slow_wait{500};
+
+// A directory request run inline this slow ends the inline phase where
+// the process read blocks during the phase: the cache is cold, and a cold
+// walk wants its requests in flight from the start.  Warm, on linux-6.1,
+// one run takes 8 us (median), 30 (p90), 70-150 (p99); cold, the first
+// three took 75-290 us.  Below it, the system call that counts blocks is
+// not worth making.
+constexpr std::chrono::microseconds cold_inline_run{50};
+// Where no block read proves it (network file systems count none), only
+// a run this slow ends the phase, and only if the caller says guessing is
+// right: the thread losing its CPU for a while ends it too, and the pool
+// then starts early, as it did before there was a phase.
+constexpr std::chrono::microseconds slow_inline_run{200};
 
 // Slow waits alone are a guess: on a busy machine the walk loop or a worker
 // may simply lose its CPU.  Warm, the 1M-entry corpus saw enough of those
@@ -85,12 +99,33 @@ BackendKind plan_backend(const QueueOptions& options) {
     return BackendKind::uring;
 }
 
+// IOQ_INLINE_DIRECTORIES where it is a whole number, else none.
+std::optional<std::size_t> inline_directories_from_environment() {
+    const char* text = std::getenv("IOQ_INLINE_DIRECTORIES");
+    if (!text || *text < '0' || *text > '9') {
+        return std::nullopt;
+    }
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long value = std::strtoull(text, &end, 10);
+    if (*end != '\0' || errno != 0 || value >= automatic_inline_directories) {
+        return std::nullopt;
+    }
+    return static_cast<std::size_t>(value);
+}
+
 } // namespace
 
 IoQueue::IoQueue(const QueueOptions& options)
     : options_(options), planned_(plan_backend(options)),
       inline_(std::make_unique<InlineBackend>(options.capacity)),
-      handed_over_(options.capacity) {}
+      handed_over_(options.capacity) {
+    if (options_.inline_directories == automatic_inline_directories) {
+        std::optional<std::size_t> chosen = inline_directories_from_environment();
+        options_.inline_directories = chosen.value_or(default_inline_directories);
+        inline_phase_timed_ = !chosen;
+    }
+}
 
 IoQueue::~IoQueue() = default;
 
@@ -158,8 +193,7 @@ void IoQueue::enter_pool(std::span<Request* const> batch) noexcept {
 }
 
 bool IoQueue::start_pool_if_worth_it(std::size_t arriving, const Request* keep) noexcept {
-    if (pool_ || planned_ == BackendKind::inline_calls ||
-        inline_->directories_run() < options_.inline_directories ||
+    if (pool_ || planned_ == BackendKind::inline_calls || !inline_phase_over() ||
         inline_->pending() + arriving < 2) {
         return false;
     }
@@ -177,8 +211,10 @@ bool IoQueue::start_pool_if_worth_it(std::size_t arriving, const Request* keep) 
 std::size_t IoQueue::reap(std::span<Request*> out, bool wait) {
     std::size_t taken = inline_->reap(out, false);
     if (taken == 0 && wait && !pool_ && inline_->pending() > 0 && !start_pool_if_worth_it(0, nullptr)) {
+        auto start = inline_run_start();
         ReadAreaLoan loan(caller_area_);
         taken = inline_->reap(out, true);  // runs the oldest
+        note_inline_run(start);
     }
     if (pool_ && taken < out.size() && outstanding_in_pool_ > 0) {
         std::size_t from_pool = pool_->reap(out.subspan(taken), false);
@@ -265,15 +301,42 @@ void IoQueue::add_worker_if_slow(std::chrono::steady_clock::time_point wait_star
     }
 }
 
+std::chrono::steady_clock::time_point IoQueue::inline_run_start() {
+    if (!inline_phase_timed_ || planned_ == BackendKind::inline_calls || inline_phase_over()) {
+        return {};
+    }
+    if (!inline_blocks_taken_) {
+        // Once a walk: what the process read before (its own binary, on
+        // a cold cache) is no proof.
+        inline_blocks_ = blocks_read();
+        inline_blocks_taken_ = true;
+    }
+    return std::chrono::steady_clock::now();
+}
+
+void IoQueue::note_inline_run(std::chrono::steady_clock::time_point start) {
+    if (start == std::chrono::steady_clock::time_point{}) {
+        return;
+    }
+    auto took = std::chrono::steady_clock::now() - start;
+    if (took > cold_inline_run && blocks_read() != inline_blocks_) {
+        inline_slow_ = true;
+    } else if (took > slow_inline_run && options_.guess_slow_devices) {
+        inline_slow_ = true;
+    }
+}
+
 bool IoQueue::run_here(Request* request) {
     if (!pool_) {
         // Others go to the workers, if now is the time to start them,
         // while this one runs here.
         start_pool_if_worth_it(0, request);
+        auto start = inline_run_start();
         ReadAreaLoan loan(caller_area_);
         if (!inline_->run_here(request)) {
             return false;
         }
+        note_inline_run(start);
         --outstanding_;
         return true;
     }

@@ -14,10 +14,12 @@
 // directory's open and read only when the caller waits for it
 // (inline_backend.hpp).  The pool starts once there is something to
 // overlap, two requests or more outstanding, after the caller's thread has
-// run inline_directories directory requests itself; the requests still
-// waiting inline are then handed to it.  A walk of an empty directory or of
-// a chain of single directories, or a search that ends within its first four
-// directory reads, never starts a thread or a ring.
+// run inline_directories directory requests itself, or sooner if one of
+// them took as long as a device does; the requests still waiting inline
+// are then handed to it.  Until then runs_inline_for_now() tells the
+// caller not to submit ahead.  A walk of an empty directory or of a chain
+// of single directories, or a search that ends within its first few
+// hundred directory reads from the caches, never starts a thread or a ring.
 //
 // Out of memory or threads: the constructor may throw std::bad_alloc (the
 // inline backend's list); after it nothing throws.  A pool that cannot be
@@ -40,6 +42,9 @@ namespace ioq {
 
 enum class BackendChoice : unsigned char { automatic, uring, threads, inline_calls };
 
+inline constexpr std::size_t automatic_inline_directories = static_cast<std::size_t>(-1);
+inline constexpr std::size_t default_inline_directories = 256;
+
 struct QueueOptions {
     BackendChoice backend = BackendChoice::automatic;
     unsigned workers = 1;        // 0: everything inline
@@ -59,16 +64,25 @@ struct QueueOptions {
     bool guess_slow_devices = true;
     // Directory requests the caller's thread runs itself before a pool may
     // start.  A search that ends within them pays for no thread and ring,
-    // nor for the sibling directories read-ahead queued, which workers would
-    // have read for nothing.  At 2, -name CodingStyle -quit (two levels down
-    // in linux-6.1) started both under -S dfs, ids and eds: ids and eds
-    // read the root once a round, so the name turns up in their third
-    // read.  At 4, none of them starts a pool there: -S ids 2.7 -> 2.0 ms
-    // and -S eds 2.6 -> 2.0 ms (0.86x -> 0.65x bfs -S ids; 20 shuffled
-    // rounds); -false on linux 1.02x [0.94, 1.11], within the noise, as a
-    // longer walk only starts its pool two directories later.  0: the
-    // first two requests outstanding start it.
-    std::size_t inline_directories = 4;
+    // nor for the directories read ahead that it never needed: warm, on
+    // this 2-core VM, a worker and its ring cost a walk of a few hundred
+    // directories more than they gain (90 page faults, 11 us each here,
+    // and look-ahead reads mostly thrown away).  linux-6.1, 20-30
+    // shuffled rounds, medians, 4 -> 256: -S dfs -name procfs-i8k -quit
+    // (351 directories read) 14.3 -> 12.7 ms (-j1 11.3), breadth-first
+    // 17.6 -> 16.9 (-j1 15.6), -name accept.c -quit 32.1 -> 31.5; -false
+    // 51.5 -> 48.9 ms, within the noise: a longer walk only starts its
+    // pool 250 directories later.  One inline request that waited for the
+    // device (slower than a warm one, and blocks read) ends this at once,
+    // as, where guess_slow_devices, does one slower than a device: a cold
+    // walk wants its requests in flight from the start.  0: the first two
+    // requests outstanding start the pool.  automatic_inline_directories:
+    // IOQ_INLINE_DIRECTORIES from the environment where it is a whole
+    // number (the tests set 4, so that their small trees still start
+    // pools), else default_inline_directories with the slow-request rule;
+    // a count given here or in the environment is kept to exactly, however
+    // slow the requests.
+    std::size_t inline_directories = automatic_inline_directories;
 };
 
 class IoQueue {
@@ -121,6 +135,15 @@ public:
     // workers asked for, the inline backend chosen, or no pool could
     // start): then nothing submitted runs before the caller waits for it.
     bool inline_only() const { return !pool_ && planned_ == BackendKind::inline_calls; }
+    // Whether a request submitted now would only wait for the caller to
+    // run it: inline_only(), or no pool yet and not yet time for one (see
+    // inline_directories).  The caller then submits only what it needs
+    // next; more would hold its slots and descriptors for nothing.
+    bool runs_inline_for_now() const {
+        return !pool_ && (planned_ == BackendKind::inline_calls || !inline_phase_over());
+    }
+    // The inline_directories in force: the option, or what automatic chose.
+    std::size_t inline_directories() const { return options_.inline_directories; }
     // Workers running now: those started with the pool, and those slow
     // waits added since (never more than max_workers).
     unsigned workers_running() const { return workers_running_; }
@@ -138,6 +161,14 @@ public:
 
 private:
     void start_pool() noexcept;
+    bool inline_phase_over() const {
+        return inline_slow_ || inline_->directories_run() >= options_.inline_directories;
+    }
+    // The clock around a directory request run inline while the pool may
+    // still start: a slow one ends the inline phase (inline_slow_).  An
+    // epoch is a run not timed.
+    std::chrono::steady_clock::time_point inline_run_start();
+    void note_inline_run(std::chrono::steady_clock::time_point start);
     // Starts the pool if now is the time (see above), with `arriving`
     // requests about to be submitted, and hands it what waits inline but
     // `keep` (the request a caller is about to run here).  True if it
@@ -162,6 +193,13 @@ private:
     // Lent to the directories this queue reads on its caller's thread
     // (inline, or run here while waiting).
     ReadArea caller_area_;
+    // Whether a slow inline request ends the inline phase: with the
+    // automatic count only, so that a count chosen (in the options or the
+    // environment) is exactly the count, however slow the machine.
+    bool inline_phase_timed_ = false;
+    bool inline_slow_ = false;  // a request run inline took a device's time
+    bool inline_blocks_taken_ = false;
+    std::uint64_t inline_blocks_ = 0;  // blocks_read() as the inline phase began
     std::size_t outstanding_ = 0;
     std::size_t outstanding_in_pool_ = 0;
     std::size_t ran_here_ = 0;

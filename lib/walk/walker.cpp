@@ -400,11 +400,12 @@ void Walker::descend_or_discard() {
         // Depth-first reads a directory's first child right after the
         // directory itself, so its read-ahead is the children being found
         // now; breadth-first wants the head of its queue instead.  Where
-        // no worker will ever run them (-j1), an open submitted now would
-        // only wait, holding a slot: a hundred of them, each slot's pages
+        // no worker would run them (-j1, or before the pool starts), an
+        // open submitted now would only wait, holding a slot: a hundred of
+        // them, each slot's pages
         // new to the process (-j1 -S dfs -name procfs-i8k: 178 -> 104
         // page faults, 8.49 -> 8.14 ms of CPU, 100 shuffled rounds).
-        if (options_.strategy != Strategy::bfs && !queue_.inline_only() &&
+        if (options_.strategy != Strategy::bfs && !queue_.runs_inline_for_now() &&
             in_flight_ < options_.read_ahead && fds_.available() &&
             queue_.room() > to_submit_.size() + 1) {
             submit_open(node);

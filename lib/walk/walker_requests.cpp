@@ -98,9 +98,10 @@ void Walker::submit_read_ahead(DirNode* must_include) {
         submit_open(must_include);
         flush_submissions();
     }
-    if (queue_.inline_only()) {
-        // No worker will ever run an open ahead (-j1): each runs when the
-        // walk waits for it, so the head is all there is to submit.
+    if (queue_.runs_inline_for_now()) {
+        // No worker would run an open ahead (-j1, or before the pool
+        // starts): each runs when the walk waits for it, so the head is
+        // all there is to submit.
         flush_submissions();
         return;
     }

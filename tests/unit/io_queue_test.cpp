@@ -244,6 +244,15 @@ void finalize(std::vector<std::unique_ptr<Expected>>& items) {
     }
 }
 
+// The requests of `items`, in their order, for one submit().
+std::vector<Request*> requests_of(const std::vector<std::unique_ptr<Expected>>& items) {
+    std::vector<Request*> batch;
+    for (const auto& item : items) {
+        batch.push_back(&item->request);
+    }
+    return batch;
+}
+
 std::vector<std::size_t> shuffled_indices(std::size_t count, unsigned seed) {
     std::vector<std::size_t> order(count);
     std::iota(order.begin(), order.end(), 0);
@@ -663,10 +672,7 @@ Test(io_queue_inline, directories_are_read_only_when_waited_for) {
         items.push_back(make_open(tree.path(name), AT_FDCWD, 0));
     }
     finalize(items);
-    std::vector<Request*> batch;
-    for (const auto& item : items) {
-        batch.push_back(&item->request);
-    }
+    std::vector<Request*> batch = requests_of(items);
     queue.submit(batch);
     std::vector<Request*> reaped(16);
     cr_expect_eq(queue.reap(reaped, false), 0u, "an open ran before anyone waited for it");
@@ -697,7 +703,7 @@ Test(io_queue_inline, directories_are_read_only_when_waited_for) {
     cr_expect_eq(test::count_open_fds(), fds_before, "descriptors leaked");
 }
 
-// With inline_directories at 2 (the default is 4: the mechanism is the
+// With inline_directories at 2 (the default is 256: the mechanism is the
 // same), the caller's thread reads the first two directories itself,
 // however many are outstanding, so a search that ends there starts no
 // thread; after them, two requests outstanding start the pool, which takes
@@ -707,7 +713,6 @@ static void pool_starts_after_two_directories(const BackendCase& backend) {
     test::TempTree tree;
     tree.build("d0/x d1/x d2/x d3/x d4/x");
     QueueOptions options = options_for(backend, 16);
-    cr_assert_geq(QueueOptions{}.inline_directories, 2u);
     options.inline_directories = 2;
     IoQueue queue(options);
     std::vector<std::unique_ptr<Expected>> items;
@@ -755,6 +760,122 @@ Test(io_queue_threads_1, pool_starts_after_two_directories) {
 }
 Test(io_queue_uring_2, pool_starts_after_two_directories) {
     pool_starts_after_two_directories(uring_2_case);
+}
+
+// The automatic count: IOQ_INLINE_DIRECTORIES where it is a whole number
+// (meson test sets 4), 256 otherwise; a count in the options wins.
+Test(io_queue_threads_1, inline_directories_come_from_the_environment) {
+    struct Case {
+        const char* value;  // nullptr: unset
+        std::size_t expected;
+    };
+    const Case cases[] = {
+        {nullptr, 256}, {"3", 3},    {"0", 0},     {"", 256},
+        {"3x", 256},    {"-1", 256}, {" 3", 256},  {"99999999999999999999999", 256},
+    };
+    for (const Case& c : cases) {
+        if (c.value) {
+            setenv("IOQ_INLINE_DIRECTORIES", c.value, 1);
+        } else {
+            unsetenv("IOQ_INLINE_DIRECTORIES");
+        }
+        QueueOptions options = options_for(threads_1_case, 16);
+        options.inline_directories = QueueOptions{}.inline_directories;
+        IoQueue automatic(options);
+        cr_expect_eq(automatic.inline_directories(), c.expected, "IOQ_INLINE_DIRECTORIES=%s: %zu",
+                     c.value ? c.value : "(unset)", automatic.inline_directories());
+        options.inline_directories = 7;
+        IoQueue chosen(options);
+        cr_expect_eq(chosen.inline_directories(), 7u, "IOQ_INLINE_DIRECTORIES=%s overrode 7",
+                     c.value ? c.value : "(unset)");
+    }
+}
+
+// A count from the environment is kept to exactly: with 3, the first
+// three directories waited for run here, and the wait after them, with
+// more outstanding, starts the pool.
+Test(io_queue_threads_1, pool_starts_after_the_environment_count) {
+    setenv("IOQ_INLINE_DIRECTORIES", "3", 1);
+    test::TempTree tree;
+    tree.build("d0/x d1/x d2/x d3/x d4/x d5/x");
+    QueueOptions options = options_for(threads_1_case, 16);
+    options.inline_directories = QueueOptions{}.inline_directories;
+    IoQueue queue(options);
+    std::vector<std::unique_ptr<Expected>> items;
+    for (const char* name : {"d0", "d1", "d2", "d3", "d4", "d5"}) {
+        items.push_back(make_open(tree.path(name), AT_FDCWD, 0));
+    }
+    finalize(items);
+    std::vector<Request*> batch = requests_of(items);
+    queue.submit(batch);
+    std::vector<Request*> reaped(1);
+    for (int ran = 1; ran <= 3; ++ran) {
+        cr_assert(queue.runs_inline_for_now(), "not inline before directory %d", ran);
+        cr_assert_eq(queue.reap(reaped, true), 1u);
+        cr_expect(!queue.workers_started(), "started after %d directories", ran);
+    }
+    cr_expect(!queue.runs_inline_for_now(), "still inline after three directories");
+    while (queue.outstanding() > 0) {
+        queue.reap(reaped, true);
+    }
+    cr_expect(queue.workers_started(), "three directories ran and the pool never started");
+    for (const auto& item : items) {
+        cr_assert_geq(item->request.result, 0, "%s: open gave %d", item->path.c_str(),
+                      item->request.result);
+        ::close(item->request.result);
+    }
+}
+
+// Runs one directory inline that takes milliseconds (3,000 entries, each
+// stat-ed), then submits two small ones: whether that starts the pool.
+static bool pool_starts_after_one_slow_directory(const char* environment) {
+    if (environment) {
+        setenv("IOQ_INLINE_DIRECTORIES", environment, 1);
+    } else {
+        unsetenv("IOQ_INLINE_DIRECTORIES");
+    }
+    test::TempTree tree;
+    tree.many_files("big", 3000);
+    tree.build("a/x b/x");
+    QueueOptions options = options_for(threads_1_case, 16);
+    options.inline_directories = QueueOptions{}.inline_directories;
+    IoQueue queue(options);
+    std::vector<std::unique_ptr<Expected>> items;
+    items.push_back(make_open(tree.path("big"), AT_FDCWD, 0));
+    items.back()->buffer = std::make_unique<DirBuffer>(256 * 1024);
+    items.back()->request.buffer = items.back()->buffer.get();
+    items.back()->request.statx_mask = STATX_BASIC_STATS;
+    items.push_back(make_open(tree.path("a"), AT_FDCWD, 0));
+    items.push_back(make_open(tree.path("b"), AT_FDCWD, 0));
+    finalize(items);
+    std::vector<Request*> reaped(4);
+    Request* slow = &items[0]->request;
+    queue.submit(std::span<Request* const>(&slow, 1));
+    cr_assert_eq(queue.reap(reaped, true), 1u);
+    cr_assert_eq(items[0]->buffer->stat_calls(), 3000u);
+    cr_assert(!queue.workers_started(), "one directory started the pool");
+    Request* pair[] = {&items[1]->request, &items[2]->request};
+    queue.submit(pair);
+    bool started = queue.workers_started();
+    while (queue.outstanding() > 0) {
+        queue.reap(reaped, true);
+    }
+    for (const auto& item : items) {
+        cr_assert_geq(item->request.result, 0, "%s: open gave %d", item->path.c_str(),
+                      item->request.result);
+        ::close(item->request.result);
+    }
+    return started;
+}
+
+// With the automatic count, a directory as slow as a device ends the
+// inline phase (a cold cache wants requests in flight); a count chosen in
+// the environment does not end early.
+Test(io_queue_threads_1, a_slow_directory_ends_the_automatic_inline_phase) {
+    cr_expect(pool_starts_after_one_slow_directory(nullptr),
+              "a slow directory left the automatic inline phase on");
+    cr_expect(!pool_starts_after_one_slow_directory("256"),
+              "a slow directory ended a count chosen in the environment");
 }
 
 // --------------------------------------------------------------------------
@@ -867,10 +988,7 @@ Test(io_queue_uring_2, opens_the_caches_cannot_serve_give_their_real_result) {
     }
     finalize(items);
     IoQueue queue(options_for(uring_2_case, 32));
-    std::vector<Request*> batch;
-    for (const auto& item : items) {
-        batch.push_back(&item->request);
-    }
+    std::vector<Request*> batch = requests_of(items);
     queue.submit(batch);
     // Reaped without waiting: a waiting caller would run queued requests
     // itself, with plain calls, and the ring would see fewer of them.
