@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <optional>
 
 namespace ioq {
 
@@ -305,11 +304,10 @@ std::chrono::steady_clock::time_point IoQueue::inline_run_start() {
     if (!inline_phase_timed_ || planned_ == BackendKind::inline_calls || inline_phase_over()) {
         return {};
     }
-    if (!inline_blocks_taken_) {
+    if (!inline_blocks_) {
         // Once a walk: what the process read before (its own binary, on
         // a cold cache) is no proof.
         inline_blocks_ = blocks_read();
-        inline_blocks_taken_ = true;
     }
     return std::chrono::steady_clock::now();
 }
@@ -319,7 +317,7 @@ void IoQueue::note_inline_run(std::chrono::steady_clock::time_point start) {
         return;
     }
     auto took = std::chrono::steady_clock::now() - start;
-    if (took > cold_inline_run && blocks_read() != inline_blocks_) {
+    if (took > cold_inline_run && blocks_read() != *inline_blocks_) {
         inline_slow_ = true;
     } else if (took > slow_inline_run && options_.guess_slow_devices) {
         inline_slow_ = true;

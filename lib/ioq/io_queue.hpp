@@ -35,6 +35,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -131,14 +132,12 @@ public:
     // the pool starts this probes io_uring, as starting it would.
     BackendKind backend() const;
     bool workers_started() const { return pool_ != nullptr; }
-    // Whether every request runs on the caller's thread, now and later (no
-    // workers asked for, the inline backend chosen, or no pool could
-    // start): then nothing submitted runs before the caller waits for it.
-    bool inline_only() const { return !pool_ && planned_ == BackendKind::inline_calls; }
     // Whether a request submitted now would only wait for the caller to
-    // run it: inline_only(), or no pool yet and not yet time for one (see
-    // inline_directories).  The caller then submits only what it needs
-    // next; more would hold its slots and descriptors for nothing.
+    // run it: every request runs on the caller's thread (no workers asked
+    // for, the inline backend chosen, or no pool could start), or there is
+    // no pool yet and it is not yet time for one (see inline_directories).
+    // The caller then submits only what it needs next; more would hold
+    // its slots and descriptors for nothing.
     bool runs_inline_for_now() const {
         return !pool_ && (planned_ == BackendKind::inline_calls || !inline_phase_over());
     }
@@ -198,8 +197,8 @@ private:
     // environment) is exactly the count, however slow the machine.
     bool inline_phase_timed_ = false;
     bool inline_slow_ = false;  // a request run inline took a device's time
-    bool inline_blocks_taken_ = false;
-    std::uint64_t inline_blocks_ = 0;  // blocks_read() as the inline phase began
+    // blocks_read() as the inline phase began (its first timed request).
+    std::optional<std::uint64_t> inline_blocks_;
     std::size_t outstanding_ = 0;
     std::size_t outstanding_in_pool_ = 0;
     std::size_t ran_here_ = 0;

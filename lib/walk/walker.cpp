@@ -402,9 +402,9 @@ void Walker::descend_or_discard() {
         // now; breadth-first wants the head of its queue instead.  Where
         // no worker would run them (-j1, or before the pool starts), an
         // open submitted now would only wait, holding a slot: a hundred of
-        // them, each slot's pages
-        // new to the process (-j1 -S dfs -name procfs-i8k: 178 -> 104
-        // page faults, 8.49 -> 8.14 ms of CPU, 100 shuffled rounds).
+        // them, each slot's pages new to the process (-j1 -S dfs -name
+        // procfs-i8k: 178 -> 104 page faults, 8.49 -> 8.14 ms of CPU, 100
+        // shuffled rounds).
         if (options_.strategy != Strategy::bfs && !queue_.runs_inline_for_now() &&
             in_flight_ < options_.read_ahead && fds_.available() &&
             queue_.room() > to_submit_.size() + 1) {
