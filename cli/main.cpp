@@ -1,16 +1,45 @@
 // ufind: find on libioq.
 //
 // argv -> parse_command_line -> Command -> walk each entry -> evaluate ->
-// buffered output.  The walk is reached only through libioq's public API.
-#include "diagnostics.hpp"
-#include "eval.hpp"
-#include "ls_colors.hpp"
-#include "output.hpp"
-#include "parse.hpp"
-#include "path_display.hpp"
-#include "status_line.hpp"
-#include "user_locale.hpp"
-#include "walk_report.hpp"
+// buffered output.  The walk is reached only through libioq's public API
+// (lib/include/ioq.hpp); nothing here reads a directory itself.
+//
+// Where each piece of the find language lives, by what it is:
+//
+//   main.cpp      this file: the walk loop, -files0-from, the exit status
+//   command/      the command line: parse.cpp (the grammar, options, -O and
+//                 -D), primary_names.cpp (every word, its arguments and help),
+//                 optimise.cpp (cheap tests first), expression_lint.cpp
+//                 (-warn's warnings), help.cpp (--help, --version)
+//   expr/         the parsed expression: expr.hpp (the tree), primary.hpp
+//                 (a test or action with state of its own), eval.cpp (one
+//                 entry through the tree)
+//   predicates/   find's tests: metadata.cpp (-size, -empty, -links, -inum,
+//                 -samefile, -readable...), owner.cpp (-user, -group, -uid),
+//                 path.cpp (-path, -wholename, -lname), time.cpp (-newer,
+//                 -mtime...), regex.cpp (-regex), perm.cpp (-perm),
+//                 reference_file.cpp (the files -newer and -samefile name)
+//   actions/      what is done with an entry: print_actions.cpp, printf.cpp,
+//                 ls_format.cpp (-ls), json_output.cpp (-json), exec.cpp and
+//                 spawn_command.cpp (-exec, -ok), delete.cpp
+//   values/       the arguments' little languages: comparison.cpp (+N -N N),
+//                 date_parse.cpp and relative_date.cpp (-newerXt dates),
+//                 glob_pattern.cpp, regex_size.cpp, path_parts.hpp
+//   output/       where results go: output.cpp (buffered writes),
+//                 output_files.cpp (-fprint...), path_display.cpp and
+//                 ls_colors.cpp (a terminal's view), terminal_text.cpp,
+//                 status_line.cpp (-status), walk_report.cpp (--stats)
+//   system/       the process's surroundings: diagnostics.cpp (messages and
+//                 the exit status), fstype.cpp, user_cache.cpp, user_locale.cpp
+#include "command/parse.hpp"
+#include "expr/eval.hpp"
+#include "output/ls_colors.hpp"
+#include "output/output.hpp"
+#include "output/path_display.hpp"
+#include "output/status_line.hpp"
+#include "output/walk_report.hpp"
+#include "system/diagnostics.hpp"
+#include "system/user_locale.hpp"
 
 #include <ioq.hpp>
 

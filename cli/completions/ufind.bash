@@ -2,7 +2,7 @@
 #
 # Installed as bash-completion/completions/ufind; self-contained (it needs
 # none of bash-completion's helpers), so it may also be sourced directly.
-# The words are those of cli/primary_names.cpp, which the parser accepts;
+# The words are those of cli/command/primary_names.cpp, which the parser accepts;
 # tests/docs/words_test.cpp checks that none is missing here.
 #
 # What is completed where:

@@ -1,7 +1,7 @@
 # fish completion for ufind(1).
 #
 # Installed into fish/vendor_completions.d.  The words are those of
-# cli/primary_names.cpp, which the parser accepts; tests/docs/words_test.cpp
+# cli/command/primary_names.cpp, which the parser accepts; tests/docs/words_test.cpp
 # checks that none is missing here.  Every word is an old-style option
 # (-o, one dash); -x takes a free argument, -r a file name; bare arguments
 # are starting points, directories.

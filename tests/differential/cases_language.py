@@ -356,7 +356,7 @@ for date in ("2000-01-01", "2001-02-03", "2001-02-03 04:05", "2001-02-03 04:05:0
     case(f"newerat_{date}", "ROOT/times", "-newerat", date)
 case("newerct_now_minus_day", "ROOT/times", "-newerct", "2000-01-01")
 case("not_newermt_range", "ROOT/times", "-newermt", "1999-06-01", "!", "-newermt", "2021-01-01")
-# Relative dates and month names (cli/relative_date.cpp).  Counted from each
+# Relative dates and month names (cli/values/relative_date.cpp).  Counted from each
 # program's start, so the boundaries move between the two runs: each is hours
 # from every file's time, except that "yesterday" falls just after the used_*
 # files (changed a day before the tree was built), on the same side for both.
@@ -572,7 +572,7 @@ case("daystart_after_test_no_warning", "ROOT/a", "-name", "x", "-daystart", tty=
 case("regextype_after_test_no_warning", "ROOT/a", "-name", "x", "-regextype", "emacs", tty=True)
 for level in ("0", "1", "2", "3"):
     case(f"optimisation_level_O{level}", f"-O{level}", "ROOT/a", "-name", "*.c")
-# Constants the optimiser folds away (cli/optimise.hpp): what runs must not change.
+# Constants the optimiser folds away (cli/command/optimise.hpp): what runs must not change.
 for level in ("0", "1"):
     case(f"constant_false_or_print_O{level}", f"-O{level}", "ROOT", "-false", "-o", "-print")
     case(f"constant_true_or_print_prints_nothing_O{level}", f"-O{level}", "ROOT", "-true", "-o",

@@ -1,6 +1,6 @@
 // The documentation in step with the parser.
 //
-// cli/primary_names.cpp holds every word the parser accepts.  These tests
+// cli/command/primary_names.cpp holds every word the parser accepts.  These tests
 // read the table and check that each reader of it says the same:
 //
 //   table ──> man page      every word is a .TP item, and every .TP item
@@ -13,8 +13,8 @@
 // words of the expression: the man page and the completions may document
 // them, and --help must.  The files are found under UFIND_SOURCE_ROOT,
 // which meson sets to the project's source directory.
-#include "help.hpp"
-#include "primary_names.hpp"
+#include "command/help.hpp"
+#include "command/primary_names.hpp"
 
 #include <criterion/criterion.h>
 

@@ -1,4 +1,4 @@
-// Fuzz target: the dates of -newerXt (cli/date_parse.cpp and what it
+// Fuzz target: the dates of -newerXt (cli/values/date_parse.cpp and what it
 // hands on to).
 //
 //   input bytes --> parse_date --> nullopt, or a timespec whose invariants
@@ -15,7 +15,7 @@
 // often plain UTC).
 #include "fuzz_support.hpp"
 
-#include "date_parse.hpp"
+#include "values/date_parse.hpp"
 
 #include <time.h>
 

@@ -1,4 +1,4 @@
-// Fuzz target: ufind's command-line parser (cli/parse.cpp and the parse
+// Fuzz target: ufind's command-line parser (cli/command/parse.cpp and the parse
 // functions of every primary family it calls).
 //
 //   input bytes  "-name\0*.c\0-o\0-fprint\0out\0"
@@ -31,9 +31,9 @@
 //     fuzz_support.hpp.
 #include "fuzz_support.hpp"
 
-#include "diagnostics.hpp"
-#include "expr.hpp"
-#include "parse.hpp"
+#include "command/parse.hpp"
+#include "expr/expr.hpp"
+#include "system/diagnostics.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>

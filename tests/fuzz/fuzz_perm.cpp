@@ -1,4 +1,4 @@
-// Fuzz target: -perm's modes (cli/perm.cpp), octal and symbolic.
+// Fuzz target: -perm's modes (cli/predicates/perm.cpp), octal and symbolic.
 //
 //   input bytes --> parse_perm_spec(text)          --> nullopt or PermSpec
 //               \-> apply_mode(text, base, is_dir)  for a few bases, both
@@ -15,7 +15,7 @@
 //     mode with every bit set.
 #include "fuzz_support.hpp"
 
-#include "perm.hpp"
+#include "predicates/perm.hpp"
 
 #include <sys/stat.h>
 

@@ -1,4 +1,4 @@
-// Fuzz target: the -printf format compiler and renderer (cli/printf.cpp).
+// Fuzz target: the -printf format compiler and renderer (cli/actions/printf.cpp).
 //
 //   input bytes --> Format::compile --> error: must say so ("error: ...")
 //                        |
@@ -23,7 +23,7 @@
 // print too, and which would only measure the allocator here.
 #include "fuzz_support.hpp"
 
-#include "printf.hpp"
+#include "actions/printf.hpp"
 
 #include <sys/stat.h>
 

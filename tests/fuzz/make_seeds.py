@@ -5,7 +5,7 @@
                                   --> corpus/printf/seed-NN-...  (-printf formats)
                                   --> corpus/date/seed-NN-...    (-newerXt dates)
                                   --> corpus/perm/seed-NN-...    (-perm modes)
-    cli/primary_names.cpp words   --> dict/parse.dict            (libFuzzer -dict=)
+    cli/command/primary_names.cpp words   --> dict/parse.dict            (libFuzzer -dict=)
     the lists below               --> dict/{printf,date,perm}.dict
 
 Seeds are real command lines, so that the fuzzer starts from what people
@@ -76,7 +76,7 @@ EXTRA_PERM = [
 
 
 # Tokens the mutator inserts whole (libFuzzer's -dict): directives, escapes,
-# zone names, mode letters.  The parser's come from cli/primary_names.cpp.
+# zone names, mode letters.  The parser's come from cli/command/primary_names.cpp.
 DICT_PRINTF = ["%" + c for c in "abcdfghiklmnpstuyDFGHMPSUYZ%"] + [
     "%A", "%B", "%C", "%T", "%T@", "%T+", "%Tk", "%-", "%+", "%#", "%0", "%.",
     "\\n", "\\0", "\\c", "\\\\", "\\101",

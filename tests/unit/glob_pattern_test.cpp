@@ -1,8 +1,8 @@
-// Unit tests of GlobPattern (cli/glob_pattern.cpp): whatever way it takes,
+// Unit tests of GlobPattern (cli/values/glob_pattern.cpp): whatever way it takes,
 // its answer is fnmatch(3)'s, the function GNU find calls, in the C locale
 // and in C.UTF-8, for case-sensitive and case-blind patterns, on names that
 // are valid UTF-8 and names that are not.
-#include "glob_pattern.hpp"
+#include "values/glob_pattern.hpp"
 
 #include <criterion/criterion.h>
 

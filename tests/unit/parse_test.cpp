@@ -1,4 +1,4 @@
-// Unit tests of the command-line parser (cli/parse.cpp).
+// Unit tests of the command-line parser (cli/command/parse.cpp).
 //
 // A parsed expression is checked through its shape, written as an
 // s-expression: `ufind . -name x -o -type d` must give
@@ -11,8 +11,8 @@
 // -j) is checked against the parser alone.  Messages go to stderr through
 // write(2); the tests capture descriptor 2 to check that each refusal says
 // something and names what is wrong.
-#include "diagnostics.hpp"
-#include "parse.hpp"
+#include "command/parse.hpp"
+#include "system/diagnostics.hpp"
 
 #include <criterion/criterion.h>
 
@@ -552,7 +552,7 @@ Test(parse, non_numeric_depths_are_refused) {
 }
 
 // GNU find hands these to glibc as they are, and runs for minutes, takes
-// gigabytes or overflows its stack (cli/regex_size.hpp has the figures).
+// gigabytes or overflows its stack (cli/values/regex_size.hpp has the figures).
 Test(parse, regexes_that_would_exhaust_the_compiler_are_refused) {
     std::string nested(30000, '(');
     nested += 'a' + std::string(30000, ')');

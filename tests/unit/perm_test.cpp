@@ -1,8 +1,8 @@
-// Unit tests of -perm's mode parsing (cli/perm.cpp) and -size's units
-// (cli/metadata_tests.hpp).  Expected bits were checked against GNU find
+// Unit tests of -perm's mode parsing (cli/predicates/perm.cpp) and -size's units
+// (cli/predicates/metadata.hpp).  Expected bits were checked against GNU find
 // 4.9's matches on files of each mode.
-#include "metadata_tests.hpp"
-#include "perm.hpp"
+#include "predicates/metadata.hpp"
+#include "predicates/perm.hpp"
 
 #include <criterion/criterion.h>
 

@@ -1,4 +1,4 @@
-// Unit tests of the -printf formatter (cli/printf.cpp).
+// Unit tests of the -printf formatter (cli/actions/printf.cpp).
 //
 // Each test compiles a format and renders it for a fake file whose facts are
 // fixed here, so the expected text is exact.  The expectations were taken
@@ -6,7 +6,7 @@
 // directives %d, %m, %S honour printf's flags; every other directive is a
 // string, padded or truncated but never zero-filled; times print ten digits
 // of fraction.
-#include "printf.hpp"
+#include "actions/printf.hpp"
 
 #include <criterion/criterion.h>
 

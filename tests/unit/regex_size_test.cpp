@@ -1,10 +1,10 @@
 // Unit tests of estimate_regex_size and fits_regex_compiler
-// (cli/regex_size.cpp): the syntax bits decide what is an operator, the
+// (cli/values/regex_size.cpp): the syntax bits decide what is an operator, the
 // estimate grows as glibc's automaton does, the patterns measured to take
 // seconds, gigabytes or the whole stack are refused, and the patterns
 // people write, or that sit just inside a bound, are let through and then
 // really do compile.
-#include "regex_size.hpp"
+#include "values/regex_size.hpp"
 
 #include <criterion/criterion.h>
 
@@ -20,7 +20,7 @@ using ufind::RegexSize;
 
 namespace {
 
-// The syntaxes of -regextype (cli/regex_test.cpp's table).
+// The syntaxes of -regextype (cli/predicates/regex.cpp's table).
 constexpr int findutils_default = RE_SYNTAX_EMACS | RE_DOT_NEWLINE;
 constexpr int extended = RE_SYNTAX_POSIX_EXTENDED;
 constexpr int basic = RE_SYNTAX_POSIX_BASIC;
@@ -39,7 +39,7 @@ bool fits(const std::string& pattern, int syntax) {
     return fits_regex_compiler(estimate_regex_size(pattern, syntax));
 }
 
-// glibc's verdict, as cli/regex_test.cpp asks for it.
+// glibc's verdict, as cli/predicates/regex.cpp asks for it.
 const char* glibc_error(const std::string& pattern, int syntax) {
     struct re_pattern_buffer buffer;
     std::memset(&buffer, 0, sizeof buffer);

@@ -1,15 +1,15 @@
-// Unit tests of -newerXt date parsing (cli/date_parse.cpp and
-// cli/relative_date.cpp), the time-window rules of -mtime/-mmin/-used
-// (cli/time_tests.cpp) and "+N"/"-N"/"N" arguments (cli/comparison.cpp).
+// Unit tests of -newerXt date parsing (cli/values/date_parse.cpp and
+// cli/values/relative_date.cpp), the time-window rules of -mtime/-mmin/-used
+// (cli/predicates/time.cpp) and "+N"/"-N"/"N" arguments (cli/values/comparison.cpp).
 // The windows were measured against GNU find 4.9 on files aged half a unit
 // from each boundary.  Dates are compared with GNU date -d, which shares
 // find's parser: run between two readings of the clock, date's answer must
 // lie between parse_date's answers for those two instants (the same value
 // for a date that does not depend on now).
-#include "comparison.hpp"
-#include "date_parse.hpp"
-#include "relative_date.hpp"
-#include "time_tests.hpp"
+#include "predicates/time.hpp"
+#include "values/comparison.hpp"
+#include "values/date_parse.hpp"
+#include "values/relative_date.hpp"
 
 #include <criterion/criterion.h>
 #include <unistd.h>
@@ -154,7 +154,7 @@ const char* const dates_both_accept_or_refuse[] = {
 };
 
 // Refused by GNU find (and date): ufind must refuse them too, so that
-// time_tests.cpp prints find's message.
+// predicates/time.cpp prints find's message.
 const char* const dates_find_refuses[] = {
     "garbage", "2001-02-30", "2001-13-01", "2001-02-03 25:00", "@", "@12x", "@5.",
     "2024-01-31 13:45:10.", "2024-01-31 13:59:60", "31 Jan 13:00", "january", "yesterday ago",

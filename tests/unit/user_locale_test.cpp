@@ -1,8 +1,8 @@
-// Unit tests of which locale categories ufind loads (cli/user_locale.cpp):
+// Unit tests of which locale categories ufind loads (cli/system/user_locale.cpp):
 // every category whose variables name a locale that is not C, and none
 // that would only load C again.  The environment is a table here, not the
 // process's.
-#include "user_locale.hpp"
+#include "system/user_locale.hpp"
 
 #include <criterion/criterion.h>
 

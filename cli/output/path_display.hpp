@@ -1,0 +1,43 @@
+// PathDisplay: how -print shows a path on standard output.
+//
+//   stdout is a pipe or file  -> the bytes, untouched (no PathDisplay)
+//   stdout is a terminal      -> non-printable characters as '?' (as find)
+//   colors on (-color, or a terminal without NO_COLOR)
+//                             -> directory part in "di", the name in the
+//                                color ls gives it (ls_colors.hpp)
+//
+// The plain case costs the evaluator one pointer test per printed entry:
+// EvalContext::display is null unless something is to be done.
+#pragma once
+
+#include "output/ls_colors.hpp"
+
+#include <memory>
+#include <string>
+
+namespace ufind {
+
+struct EvalContext;
+
+class PathDisplay {
+public:
+    // escape: replace non-printable characters; colors: null for none.
+    PathDisplay(bool escape, std::unique_ptr<LsColors> colors)
+        : escape_(escape), colors_(std::move(colors)) {}
+
+    // Appends the current entry's path, as it should be seen, to out.
+    void append_path(std::string& out, EvalContext& context) const;
+
+private:
+    void append_text(std::string& out, std::string_view text) const;
+
+    bool escape_;
+    std::unique_ptr<LsColors> colors_;
+    mutable std::string scratch_;  // reused per entry: the escaped part
+};
+
+// Whether standard output should be colored when neither -color nor
+// -nocolor was given: a terminal, NO_COLOR unset or empty, TERM not "dumb".
+bool colors_wanted_by_default();
+
+} // namespace ufind
