@@ -57,7 +57,7 @@ constexpr std::size_t slow_device_budget_factor = 4;
 
 bool Walker::may_look_ahead(const DirNode* node) const {
     return node->slot && !node->error && !node->slot->ahead_done &&
-           node->depth + 1 < depth_limit_;
+           node->depth + 1 < window_.depth_limit();
 }
 
 bool Walker::may_open_ahead() const {
@@ -175,11 +175,11 @@ void Walker::look_ahead(DirNode* node) {
 bool Walker::skipped_by_rounds(const DirNode* parent, std::string_view name) {
     // What descend_or_discard() will not descend into, pruned or walked
     // whole by an earlier round, is not worth opening.
-    if (!rounds_ || parent->depth + 1 >= round_min_ || (finished_.empty() && pruned_.empty())) {
+    if (!window_.has_rounds() || parent->depth + 1 >= window_.min() || memory_.skips_nothing()) {
         return false;
     }
     write_child_path(parent, name, ahead_path_);
-    return walked_whole(ahead_path_) || pruned_.contains(ahead_path_);
+    return walked_whole(ahead_path_) || memory_.pruned(ahead_path_);
 }
 
 void Walker::open_ahead(DirNode* parent, const RawDirent& dirent) {

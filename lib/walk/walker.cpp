@@ -45,7 +45,8 @@ QueueOptions Walker::queue_options(const WalkOptions& options) {
 
 Walker::Walker(WalkOptions options)
     : options_(std::move(options)), queue_(queue_options(options_)),
-      dirs_(options_.strategy, options_.read_ahead) {
+      dirs_(options_.strategy, options_.read_ahead),
+      window_(options_.strategy, options_.post_order, options_.min_depth, options_.max_depth) {
     // Every directory read ahead may hold a descriptor, and so may each one
     // its open is relative to: keep both within the budget, with room for the
     // directory being read.
@@ -54,13 +55,10 @@ Walker::Walker(WalkOptions options)
     options_.read_ahead = std::min(options_.read_ahead, queue_.capacity() / 2);
     to_submit_.reserve(queue_.capacity());
     close_leaves_ = !options_.hold_directories;
-    rounds_ = (options_.strategy == Strategy::ids || options_.strategy == Strategy::eds ||
-               options_.strategy == Strategy::hybrid) &&
-              !options_.post_order;
-    rounds_per_root_ = rounds_ && options_.strategy == Strategy::hybrid;
+    rounds_per_root_ = window_.has_rounds() && options_.strategy == Strategy::hybrid;
     begin_rounds();
     need_identity_ = options_.symlinks == Symlinks::logical || options_.same_device;
-    keeps_listings_ = rounds_ && !need_identity_;
+    keeps_listings_ = window_.has_rounds() && !need_identity_;
     if (options_.eager_stat_mask) {
         // What resolve_entry() asks for comes from the same call.
         options_.eager_stat_mask |= STATX_TYPE | STATX_INO;
@@ -88,7 +86,7 @@ const Entry* Walker::next() {
         return nullptr;
     }
     descend_into_last_entry();
-    cache_[0].valid = cache_[1].valid = false;
+    stat_cache_.clear();
     if (DirNode* parent = std::exchange(post_parent_, nullptr)) {
         --parent->pins;
         release_fd_if_unused(parent);
@@ -115,23 +113,22 @@ const Entry* Walker::next() {
                 entry_.error = 0;
                 entry_.loop_ancestor = {};
                 entry_dirfd_ = current_->fd >= 0 ? current_->fd : closed_leaf;
-                cache_[0].valid = cache_[1].valid = false;
+                stat_cache_.clear();
                 if (const struct statx* fetched = current_->slot->buffer.stat(entry_index_++)) {
                     bool follow = options_.symlinks == Symlinks::logical;
-                    cache_[follow ? 1 : 0] =
-                        CachedStat{true, current_->slot->buffer.stat_mask(), *fetched};
+                    stat_cache_.put(follow, current_->slot->buffer.stat_mask(), *fetched);
                 }
                 bool may_descend = resolve_entry();
                 if (entry_.error) {
                     descend_pending_ = false;
-                    if (entry_.depth < round_min_) {
+                    if (entry_.depth < window_.min()) {
                         continue;  // reported by an earlier round
                     }
                     ++stats_.errors;
                     return &entry_;
                 }
                 bool is_dir = entry_.type == EntryType::directory;
-                descend_pending_ = is_dir && may_descend && entry_.depth < depth_limit_;
+                descend_pending_ = is_dir && may_descend && entry_.depth < window_.depth_limit();
                 if (is_dir) {
                     note_round_frontier();
                 }
@@ -145,11 +142,11 @@ const Entry* Walker::next() {
             if (int error = current_->slot->buffer.error()) {
                 // Reported in every round that meets it, as a failed open
                 // is (see enter_next_directory).
-                if (current_->depth + 1 < round_min_ && is_shortage(error)) {
+                if (current_->depth + 1 < window_.min() && is_shortage(error)) {
                     current_->truncated = true;
                 }
                 write_path(nullptr, current_, path_);
-                if (rounds_ && reported_before(path_, error)) {
+                if (window_.has_rounds() && reported_before(path_, error)) {
                     finish_current();
                     continue;
                 }
@@ -230,8 +227,7 @@ bool Walker::resolve_entry_slowly() {
 
 void Walker::note_round_frontier() {
     // A directory at the bound has contents only a later round reaches.
-    if (rounds_ && entry_.depth == round_bound_ && round_bound_ < options_.max_depth) {
-        round_truncated_ = true;
+    if (window_.note_directory_at(entry_.depth)) {
         if (current_) {
             current_->truncated = true;
         }
@@ -294,7 +290,7 @@ bool Walker::visit_next_root() {
     // What the caller will ask of every entry comes in the same call.
     const unsigned mask = STATX_TYPE | STATX_INO | options_.eager_stat_mask;
     int result = 0;
-    if (rounds_per_root_ && round_ > 0) {
+    if (rounds_per_root_ && window_.round() > 0) {
         // The same starting point again, as the first round found it (a
         // failure there ended its rounds).
         buf = root_seen_;
@@ -310,7 +306,7 @@ bool Walker::visit_next_root() {
         root_seen_flags_ = flags;
     }
     if (result < 0) {
-        if (round_min_ > 0) {
+        if (window_.min() > 0) {
             return false;  // reported in the first round
         }
         report_error(root, 0, -result);
@@ -327,9 +323,9 @@ bool Walker::visit_next_root() {
     // After the fallback above this is the link's own metadata, not its
     // target's: cache it under what was really asked.
     bool followed = (flags & AT_SYMLINK_NOFOLLOW) == 0;
-    cache_[followed ? 1 : 0] = CachedStat{true, mask, buf};
+    stat_cache_.put(followed, mask, buf);
     bool is_dir = entry_.type == EntryType::directory;
-    descend_pending_ = is_dir && depth_limit_ > 0;
+    descend_pending_ = is_dir && window_.depth_limit() > 0;
     if (is_dir) {
         note_round_frontier();
     }
@@ -361,8 +357,8 @@ const Entry* Walker::report_error(const std::string& path, int depth, int error)
 void Walker::descend_or_discard() {
     DirNode* ahead = std::exchange(ahead_claimed_, nullptr);
     bool descend = std::exchange(descend_pending_, false);
-    if (descend && rounds_ && entry_.depth < round_min_ &&
-        ((!pruned_.empty() && pruned_.contains(entry_.path)) ||
+    if (descend && window_.has_rounds() && entry_.depth < window_.min() &&
+        (memory_.pruned(entry_.path) ||
          walked_whole(entry_.path))) {
         // Pruned by the caller in the round that reported it, or with
         // nothing deeper than the rounds so far.
@@ -436,12 +432,12 @@ Walker::Enter Walker::enter_next_directory() {
         // ids and eds walks early with exit status 0).  After a shortage
         // (EMFILE, ENOMEM) the directory stays unrecorded: a later round
         // may open it.
-        if (node->depth + 1 < round_min_ && is_shortage(node->error)) {
+        if (node->depth + 1 < window_.min() && is_shortage(node->error)) {
             node->truncated = true;
         }
         node->consumed = true;
         write_path(nullptr, node, path_);
-        if (rounds_ && reported_before(path_, node->error)) {
+        if (window_.has_rounds() && reported_before(path_, node->error)) {
             free_if_unused(node);
             return Enter::failed_again;
         }

@@ -27,11 +27,11 @@
 // met there for the first time); directories pruned in one round stay pruned
 // in the next, and a subtree a round walked whole (no directory at its
 // bound below it) is not walked again: a later round would find nothing
-// new there (linux-6.1, -S ids: 30,329 directories read in all, 6,742
-// now).  hybrid has two such rounds, depths to 2 and then the rest, for
-// each starting point in turn.  With post_order all three walk as dfs: a
-// round-based order cannot report a directory after contents that a later
-// round finds.
+// new there (8f0ab98 measured what that saves).  hybrid has two such
+// rounds, depths to 2 and then the rest, for each starting point in turn.
+// With post_order all three walk as dfs: a round-based order cannot report
+// a directory after contents that a later round finds.  The bounds are a
+// RoundWindow, what rounds remember a RoundMemory.
 //
 // Errors never end the walk: an open or read that fails is reported as an
 // Entry with error set, at the path that failed, and the walk goes on.
@@ -65,8 +65,12 @@
 #include "dir_queue.hpp"
 #include "entry.hpp"
 #include "entry_path.hpp"
+#include "entry_stat_cache.hpp"
 #include "fd_budget.hpp"
+#include "idle_descriptors.hpp"
 #include "kept_listings.hpp"
+#include "round_memory.hpp"
+#include "round_window.hpp"
 #include "sorted_dirents.hpp"
 #include "walk_options.hpp"
 
@@ -76,9 +80,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <map>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -156,18 +157,16 @@ private:
     enum class Enter : unsigned char { entered, failed, failed_again, queue_empty };
     bool visit_next_root();
     void begin_rounds();
-    // The depths the round now begun reads and reports, from its bounds.
-    void enter_round_window();
     bool start_next_round();
     const Entry* report_post_visit();
     bool reported_now(bool descend) const {
-        return entry_.depth >= report_min_ && !(options_.post_order && descend);
+        return entry_.depth >= window_.report_min() && !(options_.post_order && descend);
     }
     void note_round_frontier();
     // Whether a subtree walked whole is recorded: only a later round would
-    // look, and the last round has none after it (in hybrid's second
-    // round, recording every directory of linux-6.1 took 7 ms of 68).
-    bool records_finished() const { return rounds_ && round_bound_ < options_.max_depth; }
+    // look, and the last round has none after it (recording every
+    // directory there is a tenth of a hybrid walk, measured in 9207fbe).
+    bool records_finished() const { return window_.may_have_next(); }
     void reserve_for_node();
     void record_finished();
     bool walked_whole(std::string_view path);
@@ -175,7 +174,6 @@ private:
     // at path (under the same starting point); if not, remembers that this
     // one does.  The same starting point given twice is reported again.
     bool reported_before(std::string_view path, int error);
-    static void finished_key(std::string_view root, std::string_view path, std::string& out);
     void finished_key(const DirNode* node, std::string& out);
     void drop_finished();
     // The top directories' listings, kept for later rounds (kept_listings.hpp).
@@ -230,7 +228,6 @@ private:
     bool rewind_prefix(const DirNode* from, const DirNode* ancestor);
     DirNode* take_directory(std::size_t i);
     void end_of_walk();
-    void idle_append(DirNode* node);
     bool read_more();
     bool next_dirent(RawDirent& out) {
         return options_.sort_names ? sorted_.next(out) : cursor_.next(out);
@@ -320,7 +317,6 @@ private:
     void close_fd(int fd) noexcept;
     Request* take_close_request() noexcept;
     bool evict_one_fd();
-    void idle_remove(DirNode* node);
     const Entry* report_error(const std::string& path, int depth, int error);
 
     WalkOptions options_;
@@ -332,16 +328,10 @@ private:
 
     std::size_t next_root_ = 0;
 
-    // Depth bounds of the current round; bfs and dfs have one unbounded round.
-    bool rounds_ = false;
-    // hybrid: the first round reports depths to 2 (every directory at depth
-    // 0 or 1 read, in their order), the second the rest depth first.  The
-    // depth-first order reads a directory's subtree while its inodes and
-    // blocks are still in the CPU's caches and the kernel's; the first
-    // round still finds a shallow name as soon as breadth first does, at
-    // the price of reading the first two levels twice (linux-6.1: 21
-    // directories of 5,096).  See start_next_round().
-    static constexpr int hybrid_first_bound = 2;
+    // The current round's depth bounds (bfs and dfs: one unbounded round),
+    // and what earlier rounds leave for it.
+    RoundWindow window_;
+    RoundMemory memory_;
     // hybrid walks a starting point's rounds before the next one's, as
     // find and bfs walk starting points; ids and eds run each round over
     // all of them.
@@ -349,36 +339,6 @@ private:
     std::size_t rounds_root_ = 0;  // the starting point they are on
     struct statx root_seen_ {};    // its metadata, from the first round
     int root_seen_flags_ = 0;
-    int round_min_ = 0;           // shallower entries were reported before
-    int round_bound_ = INT_MAX;   // deeper ones wait for a later round
-    bool round_truncated_ = false;  // a directory at the bound had contents to find
-    int depth_limit_ = INT_MAX;   // min(max_depth, round_bound_)
-    int report_min_ = 0;          // max(min_depth, round_min_)
-    // Hashes a std::string and a std::string_view alike, so the set is
-    // searched with the entry's path as it is, without a copy of it.
-    struct PathHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view path) const noexcept {
-            return std::hash<std::string_view>{}(path);
-        }
-    };
-    // For rounds after the one that pruned.
-    std::unordered_set<std::string, PathHash, std::equal_to<>> pruned_;
-    // Subtrees a round walked whole (no directory at its bound below
-    // them): later rounds would find nothing new there and do not walk
-    // them again.  Only the topmost are kept, ordered so that recording a
-    // directory drops its descendants' paths.
-    // Each with the round that recorded it: the same starting point given
-    // twice is walked again in that round.
-    std::map<std::string, int, std::less<>> finished_;
-    // Failures of directories a round reported, keyed as finished_ is, with
-    // the errno after the path; each with its round, as in finished_.  A
-    // directory whose listing ended in an error (removed while it was
-    // read) may have listed a subdirectory at the round's bound first: the
-    // next round must walk it again, and when it fails the same way there,
-    // once is what find would say.
-    std::unordered_map<std::string, int, PathHash, std::equal_to<>> failures_reported_;
-    int round_ = 0;  // rounds started, the first being 0
     // Nodes whose subtree is finished, freed once their path is recorded
     // in next() (their subtree ends while completions are processed,
     // where nothing may allocate).
@@ -400,12 +360,7 @@ private:
     std::uint64_t entry_dev_ = 0;
     std::uint64_t entry_ino_ = 0;
     std::uint64_t entry_listed_ino_ = 0;  // d_ino of the entry returned last
-    struct CachedStat {
-        bool valid = false;
-        unsigned mask = 0;
-        struct statx buf;
-    };
-    CachedStat cache_[2];  // [0] without following links, [1] following
+    EntryStatCache stat_cache_;
     DirNode* current_ = nullptr;
     DirentCursor cursor_;
     std::size_t entry_index_ = 0;  // of the next entry in cursor_'s buffer
@@ -441,8 +396,7 @@ private:
     std::size_t submitted_prefix_ = 0;  // BFS: leading queue nodes already submitted
     std::vector<Request*> to_submit_;
     FreeList<Request> closes_;  // close requests, reused
-    DirNode* idle_head_ = nullptr;  // consumed nodes holding an fd, oldest first
-    DirNode* idle_tail_ = nullptr;
+    IdleDescriptors idle_;  // consumed nodes holding an fd the budget may take back
     std::string root_name_;
     std::string loop_ancestor_path_;  // what entry_.loop_ancestor points into
 };

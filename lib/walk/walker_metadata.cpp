@@ -1,7 +1,7 @@
 // Walker, metadata: stat() and entry_location() for the entry just returned.
 //
 // Metadata a worker fetched with the directory's entries is served from
-// cache_; otherwise statx runs now, relative to the directory's descriptor,
+// stat_cache_; otherwise statx runs now, relative to the directory's descriptor,
 // or to a descriptor opened again for a leaf the workers closed once read
 // (checked against the inode number its parent listed, so a directory
 // replaced since is never taken for the one that was read).
@@ -18,16 +18,13 @@
 namespace ioq::walk {
 
 int Walker::cached_stat(unsigned mask, bool follow, struct statx& out) {
-    CachedStat& cached = cache_[follow ? 1 : 0];
-    if (cached.valid && (cached.mask & mask) == mask) {
-        out = cached.buf;
+    if (const struct statx* cached = stat_cache_.find(follow, mask)) {
+        out = *cached;
         return 0;
     }
     int result = raw_stat(mask, follow, out);
     if (result == 0) {
-        cached.valid = true;
-        cached.mask = mask;
-        cached.buf = out;
+        stat_cache_.put(follow, mask, out);
     }
     return result;
 }

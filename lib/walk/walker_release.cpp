@@ -38,11 +38,11 @@ void Walker::release_fd_if_unused(DirNode* node) {
         bool anchor_in_use = is_anchor(node) && node->live_children > 0;
         if (node->pending_opens > 0 || node->pins > 0 || anchor_in_use) {
             if (!node->idle && node->pins == 0 && node->parent) {
-                idle_append(node);
+                idle_.append(node);
             }
             return;
         }
-        idle_remove(node);
+        idle_.remove(node);
         close_fd(std::exchange(node->fd, -1));
     }
     free_if_unused(node);
@@ -53,7 +53,7 @@ void Walker::free_if_unused(DirNode* node) {
            node->pins == 0) {
         if (options_.post_order && !node->post_reported) {
             // Its subtree is done: report it, then free it (report_post_visit).
-            if (!node->post_queued && node->depth >= report_min_) {
+            if (!node->post_queued && node->depth >= window_.report_min()) {
                 node->post_queued = true;
                 post_ready_.push_back(node);
                 return;
@@ -89,36 +89,14 @@ void Walker::free_if_unused(DirNode* node) {
     }
 }
 
-void Walker::idle_append(DirNode* node) {
-    node->idle = true;
-    node->idle_prev = idle_tail_;
-    node->idle_next = nullptr;
-    (idle_tail_ ? idle_tail_->idle_next : idle_head_) = node;
-    idle_tail_ = node;
-}
-
-void Walker::idle_remove(DirNode* node) {
-    if (!node->idle) {
-        return;
-    }
-    (node->idle_prev ? node->idle_prev->idle_next : idle_head_) = node->idle_next;
-    (node->idle_next ? node->idle_next->idle_prev : idle_tail_) = node->idle_prev;
-    node->idle = false;
-    node->idle_prev = node->idle_next = nullptr;
-}
-
 bool Walker::evict_one_fd() {
-    // The oldest idle directory: in BFS the shallowest, whose children are
-    // furthest from their turn; they will open relative to an older ancestor.
     // False when every idle one is the base of an open in flight.
-    for (DirNode* node = idle_head_; node; node = node->idle_next) {
-        if (node->pins == 0) {
-            idle_remove(node);
-            close_fd(std::exchange(node->fd, -1));
-            return true;
-        }
+    DirNode* node = idle_.take_oldest_unpinned();
+    if (!node) {
+        return false;
     }
-    return false;
+    close_fd(std::exchange(node->fd, -1));
+    return true;
 }
 
 } // namespace ioq::walk

@@ -28,7 +28,7 @@ namespace ioq::walk {
 void Walker::ask_for_entry_stats(Request& request, const DirNode* node) const {
     // A later round reads the top directories again only for what lies
     // below them: an earlier round reported their entries.
-    request.statx_mask = node->depth + 1 < round_min_ ? 0 : options_.eager_stat_mask;
+    request.statx_mask = node->depth + 1 < window_.min() ? 0 : options_.eager_stat_mask;
     request.stat_flags = options_.symlinks == Symlinks::logical ? 0 : AT_SYMLINK_NOFOLLOW;
 }
 
@@ -317,7 +317,7 @@ void Walker::complete(Request* request) {
     // An open: its directory is ready (or failed), and the descriptors it
     // was relative to may not be needed any more.
     if ((request->result == -EMFILE || request->result == -ENFILE) && !stopped_ &&
-        (idle_head_ || closes_in_flight_ > 0)) {
+        (!idle_.empty() || closes_in_flight_ > 0)) {
         // The budget was too generous (the caller holds more descriptors
         // than the reserve allowed for): shrink it and try again once some
         // of the walk's own descriptors are closed.

@@ -1,22 +1,17 @@
 // Walker, rounds: how ids, eds and hybrid walk a tree more than once.
 //
-// A round is a depth-first walk under a depth bound; it reports only what
-// lies deeper than the last round's bound.  Each round ends with a list of
-// what the next need not walk again:
+// The bounds of each round are a RoundWindow (round_window.hpp); what one
+// round leaves for the next, a RoundMemory (round_memory.hpp).  This file
+// joins them to the walk's nodes: a node's key, when its subtree is
+// recorded as finished, and how a round begins and ends:
 //
-//   round k:  subtree walked whole (nothing at the bound below it)
-//                 -> finished_ [starting point NUL path -> k]
-//             directory the caller pruned -> pruned_
-//   round k+1: enter_next_directory() skips both; a directory at the new
-//             bound marks the round truncated, and only then is there a
-//             round k+2.
+//   node's subtree finished (free_if_unused)  --> finished_ready_
+//   next() --> record_finished() --> memory_.record_finished(key(node))
+//   queue empty --> start_next_round() --> window_.advance()
 //
 // The directories at depth 0 and 1 that a round read and a later one will
 // walk through again are kept (kept_listings.hpp): the later round takes
 // their listings from there instead of opening and reading them.
-//
-// finished_ is kept small: recording a directory drops the entries of the
-// subtrees below it, which the directory's own entry now covers.
 #include "walker.hpp"
 
 #include <algorithm>
@@ -33,15 +28,7 @@ void Walker::record_finished() {
     while (!finished_ready_.empty()) {
         DirNode* node = finished_ready_.back();
         finished_key(node, finished_path_);
-        finished_path_.push_back('/');
-        auto below = finished_.lower_bound(std::string_view(finished_path_));
-        auto end = below;
-        while (end != finished_.end() && end->first.starts_with(finished_path_)) {
-            ++end;
-        }
-        finished_.erase(below, end);
-        finished_path_.pop_back();
-        finished_.insert_or_assign(finished_path_, round_);  // may throw: the node stays listed
+        memory_.record_finished(finished_path_, window_.round());  // may throw: the node stays listed
         if (node->depth <= KeptListings::deepest && !kept_.empty()) {
             forget_kept_listing(finished_path_);  // no round will walk it again
         }
@@ -49,14 +36,6 @@ void Walker::record_finished() {
         node->finish_recorded = true;
         free_if_unused(node);
     }
-}
-
-void Walker::finished_key(std::string_view root, std::string_view path, std::string& out) {
-    // The same path lies at other depths below another starting point
-    // ("dir" and "dir/sub"): the key is the starting point, a NUL, the path.
-    out.assign(root);
-    out.push_back('\0');
-    out.append(path);
 }
 
 void Walker::finished_key(const DirNode* node, std::string& out) {
@@ -71,32 +50,20 @@ void Walker::finished_key(const DirNode* node, std::string& out) {
         finished_scratch_.back() == '/') {
         finished_scratch_.pop_back();
     }
-    finished_key(root->name, finished_scratch_, out);
+    RoundMemory::key(root->name, finished_scratch_, out);
 }
 
 bool Walker::walked_whole(std::string_view path) {
-    if (finished_.empty()) {
+    if (memory_.skips_nothing()) {
         return false;
     }
-    finished_key(options_.roots[next_root_ - 1], path, finished_scratch_);
-    auto found = finished_.find(finished_scratch_);
-    return found != finished_.end() && found->second < round_;
+    RoundMemory::key(options_.roots[next_root_ - 1], path, finished_scratch_);
+    return memory_.walked_whole(finished_scratch_, window_.round());
 }
 
 bool Walker::reported_before(std::string_view path, int error) {
-    finished_key(options_.roots[next_root_ - 1], path, finished_scratch_);
-    finished_scratch_.push_back('\0');
-    finished_scratch_.append(std::to_string(error));
-    auto found = failures_reported_.find(std::string_view(finished_scratch_));
-    if (found != failures_reported_.end()) {
-        return found->second < round_;
-    }
-    try {
-        failures_reported_.emplace(finished_scratch_, round_);
-    } catch (const std::bad_alloc&) {
-        // Unremembered, a later round's same failure is reported again.
-    }
-    return false;
+    RoundMemory::key(options_.roots[next_root_ - 1], path, finished_scratch_);
+    return memory_.reported_before(finished_scratch_, error, window_.round());
 }
 
 void Walker::drop_finished() {
@@ -120,7 +87,7 @@ void Walker::keep_listing(DirNode* node) {
     // walk through again).  Its descriptor is kept with it, at most an
     // eighth of the budget's.
     if (node->slot->request.op != Op::open_dir || !buffer.at_end() || buffer.error() ||
-        (node->depth + 1 == round_bound_ && !node->truncated) || node->fd < 0 ||
+        (node->depth + 1 == window_.bound() && !node->truncated) || node->fd < 0 ||
         !kept_.has_room(buffer.size()) || !fds_.available() ||
         kept_.descriptors() >= fds_.limit() / 8) {
         return;
@@ -177,36 +144,14 @@ void Walker::drop_kept_listings() noexcept {
 
 void Walker::begin_rounds() {
     drop_kept_listings();  // hybrid: of the last starting point
-    round_ = 0;
-    round_min_ = 0;
-    round_bound_ = INT_MAX;
-    if (rounds_) {
-        int first = options_.strategy == Strategy::hybrid ? hybrid_first_bound : 1;
-        round_bound_ = std::min(first, options_.max_depth);
-    }
-    enter_round_window();
-    pruned_.clear();
-    finished_.clear();
-    failures_reported_.clear();
-}
-
-void Walker::enter_round_window() {
-    round_truncated_ = false;
-    depth_limit_ = std::min(options_.max_depth, round_bound_);
-    report_min_ = std::max(options_.min_depth, round_min_);
+    window_.begin();
+    memory_.clear();
 }
 
 bool Walker::start_next_round() {
-    if (!rounds_ || !round_truncated_) {
+    if (!window_.advance()) {
         return false;
     }
-    ++round_;
-    round_min_ = round_bound_ + 1;
-    int next_bound = options_.strategy == Strategy::ids ? round_bound_ + 1
-                     : options_.strategy == Strategy::eds ? round_bound_ * 2
-                                                          : INT_MAX;
-    round_bound_ = std::min(next_bound, options_.max_depth);
-    enter_round_window();
     // The same starting point again, or all of them from the first.
     next_root_ = rounds_per_root_ ? next_root_ - 1 : 0;
     return true;
@@ -215,9 +160,9 @@ bool Walker::start_next_round() {
 void Walker::prune() {
     // A directory at the round's bound is not descended now but would be by
     // the next round, which must remember the caller's answer.
-    if (rounds_ && entry_.type == EntryType::directory && !entry_.error &&
+    if (window_.has_rounds() && entry_.type == EntryType::directory && !entry_.error &&
         entry_.depth < options_.max_depth) {
-        pruned_.emplace(entry_.path);
+        memory_.prune(entry_.path);
     }
     descend_pending_ = false;
 }
