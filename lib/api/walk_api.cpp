@@ -169,7 +169,7 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
 }
 
 int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
-    const ioq::walk::Entry* next;
+    const ioq::walk::EntryView* next;
     try {
         next = walk->walker.next();
     } catch (const std::bad_alloc&) {
@@ -199,7 +199,7 @@ int ioq_walk_next_batch(ioq_walk* walk, struct ioq_entry* entries, struct statx*
         walk->batch_text.clear();
         walk->batch_offsets.clear();
         while (count < capacity) {
-            const ioq::walk::Entry* next = walk->walker.next();
+            const ioq::walk::EntryView* next = walk->walker.next();
             if (!next) {
                 break;
             }

@@ -1,4 +1,5 @@
-// Entry: what the walk hands its caller for each file it visits.
+// EntryView: what the walk hands its caller for each file it visits (the
+// public ioq::Entry and struct ioq_entry are made from it in lib/api).
 //
 // Views point into the walk's own buffers and stay valid until the next call
 // to Walker::next(); nothing is allocated per entry.  An entry with error set
@@ -30,7 +31,7 @@ inline EntryType type_from_dirent(unsigned char d_type) {
 }
 EntryType type_from_mode(mode_t mode);
 
-struct Entry {
+struct EntryView {
     std::string_view path;  // as it should be printed; NUL-terminated
     std::string_view name;  // the last component; NUL-terminated
     int depth = 0;          // 0 for a starting point

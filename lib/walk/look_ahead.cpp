@@ -3,9 +3,9 @@
 // Depth-first, the walk learns of the next directories only as it returns
 // entries: a directory's children go on top of the stack, and the one it
 // needs next was found a moment ago.  With nothing else known, the workers
-// run dry and sleep while the caller's thread does the opens itself (on
-// linux-6.1 the stack held 75 directories on average, all of them already
-// read; 613 context switches per walk against 14 breadth-first).
+// run dry and sleep while the caller's thread does the opens itself: the
+// stack holds directories already read, and the walk switches contexts far
+// more often than breadth first (18d5af8 counted both).
 //
 // So once a directory is read, the walk scans its buffer for subdirectories
 // (d_type) and opens them at once, each a node of its own outside the stack;

@@ -81,7 +81,12 @@ Walker::Walker(WalkOptions options)
 
 Walker::~Walker() { stop(); }
 
-const Entry* Walker::next() {
+// next() goes round until it has an entry: a post-order visit, an entry of
+// the directory being read, a failure, the next starting point.  Each step
+// that finds none returns nullptr and the loop looks again from the top,
+// where what the step finished (a subtree's post-order visit, a subtree
+// to record for later rounds) comes first.
+const EntryView* Walker::next() {
     if (stopped_) {
         return nullptr;
     }
@@ -100,64 +105,10 @@ const Entry* Walker::next() {
         }
         if (current_) {
             RawDirent dirent;
-            if (next_dirent(dirent)) {
-                entry_.path = entry_path_.with_name(dirent.name);
-                entry_.name = entry_.path.substr(entry_path_.prefix_size());
-                entry_.depth = current_->depth + 1;
-                entry_.type = type_from_dirent(dirent.type);
-                if (look_ahead_ && entry_.type == EntryType::directory &&
-                    current_->slot->ahead_next < current_->slot->ahead.size()) {
-                    claim_ahead(dirent.name);
-                }
-                entry_listed_ino_ = dirent.inode;
-                entry_.error = 0;
-                entry_.loop_ancestor = {};
-                entry_dirfd_ = current_->fd >= 0 ? current_->fd : closed_leaf;
-                stat_cache_.clear();
-                if (const struct statx* fetched = current_->slot->buffer.stat(entry_index_++)) {
-                    bool follow = options_.symlinks == Symlinks::logical;
-                    stat_cache_.put(follow, current_->slot->buffer.stat_mask(), *fetched);
-                }
-                bool may_descend = resolve_entry();
-                if (entry_.error) {
-                    descend_pending_ = false;
-                    if (entry_.depth < window_.min()) {
-                        continue;  // reported by an earlier round
-                    }
-                    ++stats_.errors;
-                    return &entry_;
-                }
-                bool is_dir = entry_.type == EntryType::directory;
-                descend_pending_ = is_dir && may_descend && entry_.depth < window_.depth_limit();
-                if (is_dir) {
-                    note_round_frontier();
-                }
-                if (!reported_now(descend_pending_)) {
-                    descend_into_last_entry();
-                    continue;
-                }
-                ++stats_.entries;
-                return &entry_;
+            const EntryView* entry = next_dirent(dirent) ? report_dirent(dirent) : end_current();
+            if (entry) {
+                return entry;
             }
-            if (int error = current_->slot->buffer.error()) {
-                // Reported in every round that meets it, as a failed open
-                // is (see enter_next_directory).
-                if (current_->depth + 1 < window_.min() && is_shortage(error)) {
-                    current_->truncated = true;
-                }
-                write_path(nullptr, current_, path_);
-                if (window_.has_rounds() && reported_before(path_, error)) {
-                    finish_current();
-                    continue;
-                }
-                const Entry* failure = report_error(path_, current_->depth, error);
-                finish_current();
-                return failure;
-            }
-            if (!current_->slot->buffer.at_end() && read_more()) {
-                continue;
-            }
-            finish_current();
             continue;
         }
         switch (enter_next_directory()) {
@@ -166,25 +117,93 @@ const Entry* Walker::next() {
         case Enter::failed_again: continue;
         case Enter::queue_empty: break;
         }
-        if (rounds_per_root_ && next_root_ > 0 && start_next_round()) {
-            continue;
+        switch (after_queue_empty()) {
+        case Turn::again: continue;
+        case Turn::root: return &entry_;
+        case Turn::over: return nullptr;
         }
-        if (next_root_ < options_.roots.size()) {
-            if (rounds_per_root_ && next_root_ != rounds_root_) {
-                begin_rounds();  // the last starting point is done with
-                rounds_root_ = next_root_;
-            }
-            if (visit_next_root()) {
-                return &entry_;
-            }
-            continue;
+    }
+}
+
+const EntryView* Walker::report_dirent(const RawDirent& dirent) {
+    entry_.path = entry_path_.with_name(dirent.name);
+    entry_.name = entry_.path.substr(entry_path_.prefix_size());
+    entry_.depth = current_->depth + 1;
+    entry_.type = type_from_dirent(dirent.type);
+    if (look_ahead_ && entry_.type == EntryType::directory &&
+        current_->slot->ahead_next < current_->slot->ahead.size()) {
+        claim_ahead(dirent.name);
+    }
+    entry_listed_ino_ = dirent.inode;
+    entry_.error = 0;
+    entry_.loop_ancestor = {};
+    entry_dirfd_ = current_->fd >= 0 ? current_->fd : closed_leaf;
+    stat_cache_.clear();
+    if (const struct statx* fetched = current_->slot->buffer.stat(entry_index_++)) {
+        bool follow = options_.symlinks == Symlinks::logical;
+        stat_cache_.put(follow, current_->slot->buffer.stat_mask(), *fetched);
+    }
+    bool may_descend = resolve_entry();
+    if (entry_.error) {
+        descend_pending_ = false;
+        if (entry_.depth < window_.min()) {
+            return nullptr;  // reported by an earlier round
         }
-        if (!rounds_per_root_ && start_next_round()) {
-            continue;
-        }
-        end_of_walk();
+        ++stats_.errors;
+        return &entry_;
+    }
+    bool is_dir = entry_.type == EntryType::directory;
+    descend_pending_ = is_dir && may_descend && entry_.depth < window_.depth_limit();
+    if (is_dir) {
+        note_round_frontier();
+    }
+    if (!reported_now(descend_pending_)) {
+        descend_into_last_entry();
         return nullptr;
     }
+    ++stats_.entries;
+    return &entry_;
+}
+
+const EntryView* Walker::end_current() {
+    if (int error = current_->slot->buffer.error()) {
+        // Reported in every round that meets it, as a failed open is (see
+        // enter_next_directory).
+        if (current_->depth + 1 < window_.min() && is_shortage(error)) {
+            current_->truncated = true;
+        }
+        write_path(nullptr, current_, path_);
+        if (window_.has_rounds() && reported_before(path_, error)) {
+            finish_current();
+            return nullptr;
+        }
+        const EntryView* failure = report_error(path_, current_->depth, error);
+        finish_current();
+        return failure;
+    }
+    if (!current_->slot->buffer.at_end() && read_more()) {
+        return nullptr;
+    }
+    finish_current();
+    return nullptr;
+}
+
+Walker::Turn Walker::after_queue_empty() {
+    if (rounds_per_root_ && next_root_ > 0 && start_next_round()) {
+        return Turn::again;
+    }
+    if (next_root_ < options_.roots.size()) {
+        if (rounds_per_root_ && next_root_ != rounds_root_) {
+            begin_rounds();  // the last starting point is done with
+            rounds_root_ = next_root_;
+        }
+        return visit_next_root() ? Turn::root : Turn::again;
+    }
+    if (!rounds_per_root_ && start_next_round()) {
+        return Turn::again;
+    }
+    end_of_walk();
+    return Turn::over;
 }
 
 bool Walker::resolve_entry_slowly() {
@@ -245,7 +264,7 @@ void Walker::reserve_for_node() {
     }
 }
 
-const Entry* Walker::report_post_visit() {
+const EntryView* Walker::report_post_visit() {
     DirNode* node = post_ready_.back();
     post_ready_.pop_back();
     node->post_reported = true;
@@ -337,7 +356,7 @@ bool Walker::visit_next_root() {
     return true;
 }
 
-const Entry* Walker::report_error(const std::string& path, int depth, int error) {
+const EntryView* Walker::report_error(const std::string& path, int depth, int error) {
     if (&path != &path_) {
         path_ = path;
     }
@@ -398,9 +417,7 @@ void Walker::descend_or_discard() {
         // now; breadth-first wants the head of its queue instead.  Where
         // no worker would run them (-j1, or before the pool starts), an
         // open submitted now would only wait, holding a slot: a hundred of
-        // them, each slot's pages new to the process (-j1 -S dfs -name
-        // procfs-i8k: 178 -> 104 page faults, 8.49 -> 8.14 ms of CPU, 100
-        // shuffled rounds).
+        // them, each slot's pages new to the process (measured in 0a68b90).
         if (options_.strategy != Strategy::bfs && !queue_.runs_inline_for_now() &&
             in_flight_ < options_.read_ahead && fds_.available() &&
             queue_.room() > to_submit_.size() + 1) {
@@ -481,8 +498,8 @@ bool Walker::rewind_prefix(const DirNode* from, const DirNode* ancestor) {
     // Depth first, the next directory is mostly a child of the last one
     // or of one of its ancestors (a sibling, an uncle): the prefix is
     // then cut back to that ancestor's path, one name a level, instead of
-    // written again from the nodes (linux-6.1 -j1: 4,000 of the 5,100
-    // directories were written whole before).
+    // written again from the nodes, as most directories were before
+    // bf5c858.
     if (!from || from->depth < ancestor->depth) {
         return false;
     }
@@ -584,8 +601,8 @@ void Walker::wait_for(DirNode* node) {
 
 bool Walker::run_inline(DirNode* node) {
     // Without workers nothing finishes unless this thread runs it: no other
-    // directory can be ready meanwhile, and running it is no wait (-j1
-    // linux -false: 15M instructions scanning and timing otherwise).
+    // directory can be ready meanwhile, and running it is no wait: scanning
+    // and timing would be the cost of a -j1 walk (02baba2).
     if (queue_.workers_started() || node->state == DirNode::State::queued ||
         node->state == DirNode::State::ready) {
         return false;

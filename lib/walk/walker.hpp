@@ -116,14 +116,14 @@ public:
     // Directories entered before the walk decides whether the file system
     // marks a listing's last record (marked_ends.hpp); what it opens or
     // reads before then is read to a getdents64 that returns 0.  Deciding
-    // costs 50-130 us (the mount table), that read about 1, so a walk
-    // that stops sooner wastes at most what deciding would have cost.
+    // (the mount table) costs as much as 50 to 130 such reads (7a1f0b2), so a
+    // walk that stops sooner wastes at most what deciding would have cost.
     // Counted in directories entered, which the walk's order alone fixes,
     // not in opens, which looking ahead and the workers' speed change.
     static constexpr std::uint64_t directories_before_deciding_ends = 64;
 
     // The next entry, or nullptr when the walk is over.
-    const Entry* next();
+    const EntryView* next();
 
     // Do not descend into the directory just returned.
     void prune();
@@ -156,9 +156,17 @@ private:
     // failed_again: as a round before reported it (reported_before).
     enum class Enter : unsigned char { entered, failed, failed_again, queue_empty };
     bool visit_next_root();
+    // The parts of next(): each returns the entry found, or nullptr to
+    // look again.
+    const EntryView* report_dirent(const RawDirent& dirent);
+    const EntryView* end_current();  // the current directory has no entry left in its buffer
+    // What comes when the queue is empty: another round or starting point
+    // (again), a starting point's own entry (root), or the end (over).
+    enum class Turn : unsigned char { again, root, over };
+    Turn after_queue_empty();
     void begin_rounds();
     bool start_next_round();
-    const Entry* report_post_visit();
+    const EntryView* report_post_visit();
     bool reported_now(bool descend) const {
         return entry_.depth >= window_.report_min() && !(options_.post_order && descend);
     }
@@ -259,8 +267,8 @@ private:
     void complete(Request* request);
     // Looking ahead (WalkOptions::look_ahead, see look_ahead.cpp).
     // Only once workers run: inline, an open waits until the walk needs its
-    // directory anyway, and looking ahead was bookkeeping for nothing (the
-    // 2,000-deep chain under -j1: 9.8M instructions, 8.1M breadth first).
+    // directory anyway, and looking ahead was bookkeeping for nothing
+    // (d421420).
     bool opens_ahead() const { return look_ahead_ && queue_.workers_started(); }
     bool may_look_ahead(const DirNode* node) const;
     bool may_open_ahead() const;
@@ -290,8 +298,8 @@ private:
     }
     void free_if_unused(DirNode* node);
     // The levels that hold a path stay open for their whole subtree when
-    // directories are closed once read, or a chain 2,000 deep would look up
-    // 2,000,000 components (163 ms, against 13 for bfs).
+    // directories are closed once read, or opens in a deep chain would look
+    // up a quadratic number of components (7dcbfe0).
     bool is_anchor(const DirNode* node) const {
         return holds_path(node) && (!node->parent || close_after_read_);
     }
@@ -317,7 +325,7 @@ private:
     void close_fd(int fd) noexcept;
     Request* take_close_request() noexcept;
     bool evict_one_fd();
-    const Entry* report_error(const std::string& path, int depth, int error);
+    const EntryView* report_error(const std::string& path, int depth, int error);
 
     WalkOptions options_;
     IoQueue queue_;
@@ -370,7 +378,7 @@ private:
     // The entry handed out last, and the path buffers it points into:
     // entry_path_ for the entries read from current_, path_ for the rest
     // (starting points, errors, post-order visits) and for current_'s own.
-    Entry entry_;
+    EntryView entry_;
     std::string path_;
     EntryPath entry_path_;
     // Whose path entry_path_'s prefix is: a directory entered after its

@@ -93,7 +93,7 @@ struct Tally {
 Tally tally_walk(WalkOptions options, bool keep_names) {
     Tally tally;
     Walker walker(std::move(options));
-    while (const ioq::walk::Entry* entry = walker.next()) {
+    while (const ioq::walk::EntryView* entry = walker.next()) {
         if (entry->error) {
             if (tally.errors++ == 0) {
                 std::string path(entry->path.substr(0, 120));

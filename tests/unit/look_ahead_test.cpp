@@ -275,7 +275,7 @@ Test(look_ahead, a_walk_that_discards_closes_every_directory_by_its_end) {
             options.look_ahead = true;
             auto walker = std::make_unique<Walker>(options);
             std::size_t pruned = 0;
-            while (const ioq::walk::Entry* entry = walker->next()) {
+            while (const ioq::walk::EntryView* entry = walker->next()) {
                 if (entry->type == EntryType::directory && entry->depth >= 1 &&
                     entry->name.back() == '1') {
                     walker->prune();

@@ -447,7 +447,7 @@ std::string walk_with_swaps_at_every_step(const test::TempTree& tree, const Walk
                     }
                 }
             }
-            const ioq::walk::Entry* entry = walker.next();
+            const ioq::walk::EntryView* entry = walker.next();
             if (!entry) {
                 break;
             }
@@ -558,7 +558,7 @@ Test(race, stat_describes_the_file_listed_even_if_its_directory_was_replaced, .t
             options.names_only = names_only;
             Walker walker(options);
             bool found = false;
-            while (const ioq::walk::Entry* entry = walker.next()) {
+            while (const ioq::walk::EntryView* entry = walker.next()) {
                 if (entry->error || entry->path != leaf + "/a") {
                     continue;
                 }
@@ -597,7 +597,7 @@ Test(race, stat_in_a_leaf_closed_without_identity_finds_the_same_directory, .tim
             options.names_only = true;
             Walker walker(options);
             std::size_t checked = 0;
-            while (const ioq::walk::Entry* entry = walker.next()) {
+            while (const ioq::walk::EntryView* entry = walker.next()) {
                 cr_expect_eq(entry->error, 0, "%s: %s: %s", where.c_str(), entry->path.data(),
                              std::strerror(entry->error));
                 struct statx got;
@@ -638,7 +638,7 @@ Test(race, a_directory_removed_while_read_fails_once_in_all_rounds, .timeout = 6
             bool removed = false;
             int big_failures = 0;
             int other_failures = 0;
-            while (const ioq::walk::Entry* entry = walker.next()) {
+            while (const ioq::walk::EntryView* entry = walker.next()) {
                 if (entry->error) {
                     bool is_big = entry->path == big && entry->error == ENOENT;
                     big_failures += is_big;

@@ -50,7 +50,7 @@ std::vector<WalkBackend> backends_up_to(std::size_t count) {
     return usable;
 }
 
-Seen copy_entry(const ioq::walk::Entry& entry, std::vector<std::string>& problems) {
+Seen copy_entry(const ioq::walk::EntryView& entry, std::vector<std::string>& problems) {
     Seen seen{std::string(entry.path), std::string(entry.name), entry.depth, entry.type,
               entry.error, std::string(entry.loop_ancestor)};
     if (entry.path.data()[entry.path.size()] != '\0') {
@@ -104,7 +104,7 @@ WalkOptions make_options(const WalkBackend& backend, std::vector<std::string> ro
 WalkResult walk(WalkOptions options, const std::function<bool(const Seen&)>& prune) {
     WalkResult result;
     Walker walker(std::move(options));
-    while (const ioq::walk::Entry* entry = walker.next()) {
+    while (const ioq::walk::EntryView* entry = walker.next()) {
         result.entries.push_back(copy_entry(*entry, result.problems));
         if (prune && !entry->error && prune(result.entries.back())) {
             walker.prune();

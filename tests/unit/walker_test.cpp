@@ -446,7 +446,7 @@ Test(walker, search_ending_in_its_second_directory_reads_no_other) {
                 WalkOptions options = test::make_options(backend, {tree.path("top")}, strategy);
                 options.look_ahead = look_ahead;
                 auto walker = std::make_unique<Walker>(std::move(options));
-                const ioq::walk::Entry* entry = nullptr;
+                const ioq::walk::EntryView* entry = nullptr;
                 while ((entry = walker->next()) && entry->depth < 2) {
                 }
                 cr_assert(entry, "%s: no entry two levels down", where.c_str());
@@ -686,7 +686,7 @@ Test(walker, types_come_from_d_type_without_statx_and_stat_matches_lstat) {
             Walker walker(options);
             std::size_t seen = 0;
             std::uint64_t my_stats = 0;
-            while (const ioq::walk::Entry* entry = walker.next()) {
+            while (const ioq::walk::EntryView* entry = walker.next()) {
                 ++seen;
                 std::string name(entry->name);
                 std::string path(entry->path);
@@ -724,7 +724,7 @@ Test(walker, stat_of_an_error_entry_returns_its_error) {
     test::TempTree tree;
     for (const WalkBackend& backend : test::usable_backends()) {
         Walker walker(test::make_options(backend, {tree.path("missing")}, Strategy::bfs));
-        const ioq::walk::Entry* entry = walker.next();
+        const ioq::walk::EntryView* entry = walker.next();
         cr_assert(entry && entry->error == ENOENT);
         struct statx buf;
         cr_expect_eq(walker.stat(STATX_TYPE, false, buf), -ENOENT, "%s", backend.label);
