@@ -59,6 +59,16 @@
 //   walker_release.cpp   when descriptors close and nodes are freed
 //   walker_metadata.cpp  stat() and entry_location()
 //   look_ahead.cpp       opening subdirectories before their entries come up
+//
+// and uses types of its own for the pieces with a narrow interface:
+//   round_window.hpp     RoundWindow: the depth bounds of each round
+//   round_memory.hpp     RoundMemory: what a round leaves for the next
+//   idle_descriptors.hpp IdleDescriptors: descriptors the budget may take back
+//   entry_stat_cache.hpp EntryStatCache: metadata of the entry just returned
+//   kept_listings.hpp    KeptListings: top listings kept for later rounds
+//   fd_budget.hpp        FdBudget: how many descriptors the walk may hold
+//   dir_queue.hpp        DirQueue: the directories in the strategy's order
+//   entry_path.hpp       EntryPath: the path buffer entries point into
 #pragma once
 
 #include "dir_node.hpp"
