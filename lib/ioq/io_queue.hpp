@@ -68,12 +68,9 @@ struct QueueOptions {
     // nor for the directories read ahead that it never needed: warm, on
     // this 2-core VM, a worker and its ring cost a walk of a few hundred
     // directories more than they gain (90 page faults, 11 us each here,
-    // and look-ahead reads mostly thrown away).  linux-6.1, 20-30
-    // shuffled rounds, medians, 4 -> 256: -S dfs -name procfs-i8k -quit
-    // (351 directories read) 14.3 -> 12.7 ms (-j1 11.3), breadth-first
-    // 17.6 -> 16.9 (-j1 15.6), -name accept.c -quit 32.1 -> 31.5; -false
-    // 51.5 -> 48.9 ms, within the noise: a longer walk only starts its
-    // pool 250 directories later.  One inline request that waited for the
+    // and look-ahead reads mostly thrown away), while a longer walk only
+    // starts its pool a few hundred directories later (measured in
+    // 077777b).  One inline request that waited for the
     // device (slower than a warm one, and blocks read) ends this at once,
     // as, where guess_slow_devices, does one slower than a device: a cold
     // walk wants its requests in flight from the start.  0: the first two

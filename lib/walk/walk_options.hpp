@@ -76,12 +76,9 @@ struct WalkOptions {
     bool same_device = false;
     QueueOptions queue;
     // Directories opened ahead of the one being read (the "batches queued
-    // ahead" knob).  Chosen with examples/consumer_pause on synthetic (3 us
-    // per entry, 150 us more every 150th): time waiting inside next() was
-    // 9-11% of the total at 16, 5.5-6.8% at 64, 3.0-5.0% at 128, with peak
-    // RSS 10.0, 10.2 and 10.2 MiB; a complete walk of linux-6.1 took the same
-    // time at 64 and 128, and peak RSS on the 1M-entry corpus rose from
-    // 11.7 to 12.5 MiB.  A directory in flight costs a node and a buffer
+    // ahead" knob).  Chosen with examples/consumer_pause: 128 waits least
+    // inside next() for little more memory than 64 (measured in 61010af).
+    // A directory in flight costs a node and a buffer
     // of 2 KiB, or of its entries' size when they are more.
     std::size_t read_ahead = 128;
 };
