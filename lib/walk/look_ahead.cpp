@@ -35,22 +35,20 @@ namespace {
 // when the reads before it have shown more of the order the walk will
 // need.  Without this bound the whole budget went out at once, most of it
 // to directories needed last (siblings high in the stack), and sat there
-// read: -S dfs on linux-6.1 ran 39.8 ms with 358 context switches; 32.2
-// ms with 20 at 16 outstanding (8: 32.7; 64: 33.7).
+// read while the workers switched in and out; 16 was the best of the
+// bounds dad3509 measured.
 constexpr std::size_t look_ahead_outstanding = 16;
 
 // Directories opened ahead and not yet popped, in read-ahead windows:
 // depth first, a read directory may wait long for its turn, and a budget
-// of one window left the workers idle again (35.9 ms; 2: 32.2; 4: 33.0,
-// with more memory).
+// of one window left the workers idle again; four used more memory for no
+// gain (dad3509).
 constexpr std::size_t look_ahead_budget = 2;
 
 // Once the queue has added workers for a slow device (a cold cache), each
 // of them needs opens to wait on, and a read directory may wait longer
 // still: twice the workers outstanding at least, and four times the
-// budget.  linux-6.1 with caches dropped, 32 workers, 5 runs: -S hybrid
-// 299 -> 245-276 ms, 0.96 -> 0.82-0.89x the 2-thread floor; eight times
-// the budget was no better (257), sixteen (261).
+// budget, past which cold walks gained nothing (4691052).
 constexpr std::size_t slow_device_budget_factor = 4;
 
 } // namespace
@@ -80,8 +78,8 @@ void Walker::look_ahead_more() {
     // order it will need them: what the current directory's entries will
     // claim, then the stack from its top, each with what was opened ahead
     // below it, depth first.  Spent on whatever was read first instead, it
-    // went to directories needed last (in_flight_ stayed at the budget,
-    // the workers ran dry: 70 ms against 44 without looking ahead).
+    // went to directories needed last (in_flight_ stayed at the budget and
+    // the workers ran dry, slower than not looking ahead: 18d5af8).
     if (!may_open_ahead()) {
         return;  // most calls: the budget is spent
     }

@@ -468,7 +468,7 @@ Walker::Enter Walker::enter_next_directory() {
     const DirNode* last_prefix = std::exchange(prefix_node_, nullptr);
     if (node->parent && rewind_prefix(last_prefix, node->parent)) {
         // O(name), not O(depth) twice over (write_path, then the copy):
-        // on a 2,000-level chain the two were a sixth of the instructions.
+        // on deep chains the two were a large part of the walk (09fd333).
         entry_path_.extend_prefix(component(node));
     } else {
         write_path(nullptr, node, path_);
