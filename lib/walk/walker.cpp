@@ -81,6 +81,47 @@ Walker::Walker(WalkOptions options)
 
 Walker::~Walker() { stop(); }
 
+// On the path of every entry: inlined into next(), which it was part of.
+[[gnu::always_inline]] inline const EntryView* Walker::report_dirent(const RawDirent& dirent) {
+    entry_.path = entry_path_.with_name(dirent.name);
+    entry_.name = entry_.path.substr(entry_path_.prefix_size());
+    entry_.depth = current_->depth + 1;
+    entry_.type = type_from_dirent(dirent.type);
+    if (look_ahead_ && entry_.type == EntryType::directory &&
+        current_->slot->ahead_next < current_->slot->ahead.size()) {
+        claim_ahead(dirent.name);
+    }
+    entry_listed_ino_ = dirent.inode;
+    entry_.error = 0;
+    entry_.loop_ancestor = {};
+    entry_dirfd_ = current_->fd >= 0 ? current_->fd : closed_leaf;
+    stat_cache_.clear();
+    if (const struct statx* fetched = current_->slot->buffer.stat(entry_index_++)) {
+        bool follow = options_.symlinks == Symlinks::logical;
+        stat_cache_.put(follow, current_->slot->buffer.stat_mask(), *fetched);
+    }
+    bool may_descend = resolve_entry();
+    if (entry_.error) {
+        descend_pending_ = false;
+        if (entry_.depth < window_.min()) {
+            return nullptr;  // reported by an earlier round
+        }
+        ++stats_.errors;
+        return &entry_;
+    }
+    bool is_dir = entry_.type == EntryType::directory;
+    descend_pending_ = is_dir && may_descend && entry_.depth < window_.depth_limit();
+    if (is_dir) {
+        note_round_frontier();
+    }
+    if (!reported_now(descend_pending_)) {
+        descend_into_last_entry();
+        return nullptr;
+    }
+    ++stats_.entries;
+    return &entry_;
+}
+
 // next() goes round until it has an entry: a post-order visit, an entry of
 // the directory being read, a failure, the next starting point.  Each step
 // that finds none returns nullptr and the loop looks again from the top,
@@ -123,46 +164,6 @@ const EntryView* Walker::next() {
         case Turn::over: return nullptr;
         }
     }
-}
-
-const EntryView* Walker::report_dirent(const RawDirent& dirent) {
-    entry_.path = entry_path_.with_name(dirent.name);
-    entry_.name = entry_.path.substr(entry_path_.prefix_size());
-    entry_.depth = current_->depth + 1;
-    entry_.type = type_from_dirent(dirent.type);
-    if (look_ahead_ && entry_.type == EntryType::directory &&
-        current_->slot->ahead_next < current_->slot->ahead.size()) {
-        claim_ahead(dirent.name);
-    }
-    entry_listed_ino_ = dirent.inode;
-    entry_.error = 0;
-    entry_.loop_ancestor = {};
-    entry_dirfd_ = current_->fd >= 0 ? current_->fd : closed_leaf;
-    stat_cache_.clear();
-    if (const struct statx* fetched = current_->slot->buffer.stat(entry_index_++)) {
-        bool follow = options_.symlinks == Symlinks::logical;
-        stat_cache_.put(follow, current_->slot->buffer.stat_mask(), *fetched);
-    }
-    bool may_descend = resolve_entry();
-    if (entry_.error) {
-        descend_pending_ = false;
-        if (entry_.depth < window_.min()) {
-            return nullptr;  // reported by an earlier round
-        }
-        ++stats_.errors;
-        return &entry_;
-    }
-    bool is_dir = entry_.type == EntryType::directory;
-    descend_pending_ = is_dir && may_descend && entry_.depth < window_.depth_limit();
-    if (is_dir) {
-        note_round_frontier();
-    }
-    if (!reported_now(descend_pending_)) {
-        descend_into_last_entry();
-        return nullptr;
-    }
-    ++stats_.entries;
-    return &entry_;
 }
 
 const EntryView* Walker::end_current() {
