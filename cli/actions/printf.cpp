@@ -478,7 +478,7 @@ void Format::render(FileFacts& facts, std::string& out, bool terminal) const {
             append_name(scratch_);
             break;
         case 'F':
-            append_string(out, filesystem_type(makedev(buf->stx_dev_major, buf->stx_dev_minor)),
+            append_string(out, filesystem_type(buf->stx_dev_major, buf->stx_dev_minor),
                           spec);
             break;
         case 'Z':

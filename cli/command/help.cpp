@@ -123,24 +123,6 @@ void append_section(std::string& out, std::string_view title, std::span<const He
     }
 }
 
-// The backend a walk with these settings would plan, asked through the public
-// API: a walk with no starting points opens no directory and starts no
-// thread or ring, but its statistics name the backend it chose.
-ioq_backend planned_backend(ioq_backend requested) {
-    ioq_walk_options options;
-    ioq_walk_options_init(&options);
-    options.backend = requested;
-    options.workers = 1;
-    ioq_walk* walk = nullptr;
-    if (ioq_walk_open(&walk, &options) != 0) {
-        return IOQ_BACKEND_AUTO;
-    }
-    ioq_walk_stats stats;
-    ioq_walk_get_stats(walk, &stats);
-    ioq_walk_close(walk);
-    return stats.backend;
-}
-
 } // namespace
 
 void print_help() {
@@ -209,18 +191,13 @@ void print_help() {
 
 void print_version() {
     std::string out = "ufind 0.1.0 (the language of GNU find 4.9, on libioq)\n";
-#ifdef UFIND_HAVE_URING
-    out += "backends: io_uring compiled in, ";
-    out += planned_backend(IOQ_BACKEND_URING) == IOQ_BACKEND_URING
-               ? "usable on this kernel"
-               : "refused by this kernel (missing, disabled or filtered)";
-    out += "; threads; inline\n";
-#else
-    out += "backends: threads; inline (io_uring not compiled in)\n";
-#endif
+    out += ioq_backend_available(IOQ_BACKEND_URING)
+               ? "backends: io_uring compiled in, usable on this kernel; threads; inline\n"
+               : "backends: threads; inline (io_uring not compiled in, or refused by this "
+                 "kernel: missing, disabled or filtered)\n";
     // What a walk of this process would use: IOQ_BACKEND may force another.
     out += "default backend here: ";
-    out += ioq_backend_name(planned_backend(IOQ_BACKEND_AUTO));
+    out += ioq_backend_name(ioq_backend_default());
     out += '\n';
     write_fully(STDOUT_FILENO, out);
 }

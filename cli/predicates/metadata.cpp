@@ -138,7 +138,7 @@ public:
     explicit FsTypeTest(std::string type) : type_(std::move(type)) {}
     bool evaluate(EvalContext& context) override {
         const struct statx* buf = context.stat();
-        return buf && filesystem_type(makedev(buf->stx_dev_major, buf->stx_dev_minor)) == type_;
+        return buf && filesystem_type(buf->stx_dev_major, buf->stx_dev_minor) == type_;
     }
     unsigned stat_mask() const override { return STATX_TYPE; }
 

@@ -1,19 +1,13 @@
-// The type of the filesystem a device belongs to, for -fstype and %F.
-//
-//   /proc/self/mountinfo --read once, on first use--> [(major:minor, type)]
-//   filesystem_type(stx_dev) --linear lookup--> "ext4"
-//
-// Read lazily: a run without -fstype or %F never opens the file.  A device
-// mounted more than once has one type; a device the table does not list
-// (the file system was mounted after the table was read) is "unknown".
+// The type of the filesystem a device belongs to, for -fstype and %F, as
+// libioq reads it from the mount table (ioq_filesystem_type): read on first
+// use, so a run without -fstype or %F never opens it.  A device the table
+// does not list (mounted after the table was read) is "unknown".
 #pragma once
-
-#include <sys/types.h>
 
 #include <string_view>
 
 namespace ufind {
 
-std::string_view filesystem_type(dev_t device);
+std::string_view filesystem_type(unsigned major, unsigned minor);
 
 } // namespace ufind

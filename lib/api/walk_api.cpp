@@ -10,6 +10,7 @@
 // must go on through.
 #include "../include/ioq.h"
 
+#include "../walk/mount_table.hpp"
 #include "../walk/walker.hpp"
 
 #include <sched.h>
@@ -65,6 +66,72 @@ ioq_backend from_kind(ioq::BackendKind kind) {
     case ioq::BackendKind::inline_calls: return IOQ_BACKEND_INLINE;
     }
     return IOQ_BACKEND_AUTO;
+}
+
+ioq::walk::Strategy to_strategy(ioq_strategy strategy) {
+    switch (strategy) {
+    case IOQ_STRATEGY_BFS: return ioq::walk::Strategy::bfs;
+    case IOQ_STRATEGY_DFS: return ioq::walk::Strategy::dfs;
+    case IOQ_STRATEGY_IDS: return ioq::walk::Strategy::ids;
+    case IOQ_STRATEGY_EDS: return ioq::walk::Strategy::eds;
+    case IOQ_STRATEGY_HYBRID: break;
+    }
+    return ioq::walk::Strategy::hybrid;
+}
+
+ioq::walk::Symlinks to_symlinks(ioq_symlinks symlinks) {
+    switch (symlinks) {
+    case IOQ_SYMLINKS_ROOTS: return ioq::walk::Symlinks::roots;
+    case IOQ_SYMLINKS_LOGICAL: return ioq::walk::Symlinks::logical;
+    case IOQ_SYMLINKS_PHYSICAL: break;
+    }
+    return ioq::walk::Symlinks::physical;
+}
+
+// Every entry goes through this one: a cast, checked value by value here,
+// rather than a switch on the path of every entry.
+using ioq::walk::EntryType;
+template <EntryType internal, ioq_type external>
+constexpr bool same_type = static_cast<int>(internal) == static_cast<int>(external);
+static_assert(same_type<EntryType::unknown, IOQ_TYPE_UNKNOWN>);
+static_assert(same_type<EntryType::regular, IOQ_TYPE_REGULAR>);
+static_assert(same_type<EntryType::directory, IOQ_TYPE_DIRECTORY>);
+static_assert(same_type<EntryType::symlink, IOQ_TYPE_SYMLINK>);
+static_assert(same_type<EntryType::block_device, IOQ_TYPE_BLOCK>);
+static_assert(same_type<EntryType::char_device, IOQ_TYPE_CHAR>);
+static_assert(same_type<EntryType::fifo, IOQ_TYPE_FIFO>);
+static_assert(same_type<EntryType::socket, IOQ_TYPE_SOCKET>);
+
+ioq_type to_public(EntryType type) { return static_cast<ioq_type>(type); }
+
+// Everything of an entry but its strings' addresses, which the caller sets.
+void copy_entry(const ioq::walk::Entry& from, ioq_entry& to) {
+    to.path_len = from.path.size();
+    to.name_len = from.name.size();
+    to.depth = from.depth;
+    to.type = to_public(from.type);
+    to.error = from.error;
+    to.root = from.root;
+}
+
+ioq_walk_stats to_public(const ioq::walk::WalkStats& s) {
+    ioq_walk_stats stats{};
+    stats.entries = s.entries;
+    stats.directories = s.directories;
+    stats.errors = s.errors;
+    stats.stats = s.stats;
+    stats.waits = s.waits;
+    stats.ran_here = s.ran_here;
+    stats.sleeps = s.sleeps;
+    stats.wait_ns = s.wait_ns;
+    stats.backend = from_kind(s.backend);
+    stats.workers_started = s.workers_started;
+    stats.reads = s.reads;
+    stats.read_bytes = s.read_bytes;
+    stats.workers = s.workers;
+    stats.cache_misses = s.cache_misses;
+    stats.listings_reused = s.listings_reused;
+    return stats;
 }
 
 // A C caller can put any int in an enum field, and loading a value outside
@@ -130,15 +197,9 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
             }
             walk_options.roots.emplace_back(options->roots[i]);
         }
-        switch (options->strategy) {
-        case IOQ_STRATEGY_BFS: walk_options.strategy = ioq::walk::Strategy::bfs; break;
-        case IOQ_STRATEGY_DFS: walk_options.strategy = ioq::walk::Strategy::dfs; break;
-        case IOQ_STRATEGY_IDS: walk_options.strategy = ioq::walk::Strategy::ids; break;
-        case IOQ_STRATEGY_EDS: walk_options.strategy = ioq::walk::Strategy::eds; break;
-        case IOQ_STRATEGY_HYBRID: walk_options.strategy = ioq::walk::Strategy::hybrid; break;
-        }
+        walk_options.strategy = to_strategy(static_cast<ioq_strategy>(strategy));
         walk_options.post_order = options->post_order != 0;
-        walk_options.symlinks = static_cast<ioq::walk::Symlinks>(symlinks);
+        walk_options.symlinks = to_symlinks(static_cast<ioq_symlinks>(symlinks));
         walk_options.same_device = options->same_device != 0;
         walk_options.sort_names = options->sort_names != 0;
         walk_options.eager_stat_mask = options->stat_mask;
@@ -180,15 +241,10 @@ int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
     if (!next) {
         return walk->error;
     }
+    copy_entry(*next, *entry);
     entry->path = next->path.data();
-    entry->path_len = next->path.size();
     entry->name = next->name.data();
-    entry->name_len = next->name.size();
-    entry->depth = next->depth;
-    entry->type = static_cast<ioq_type>(next->type);
-    entry->error = next->error;
     entry->loop_ancestor = next->loop_ancestor.empty() ? nullptr : next->loop_ancestor.data();
-    entry->root = next->root;
     return 1;
 }
 
@@ -204,12 +260,7 @@ int ioq_walk_next_batch(ioq_walk* walk, struct ioq_entry* entries, struct statx*
                 break;
             }
             ioq_entry& entry = entries[count];
-            entry.path_len = next->path.size();
-            entry.name_len = next->name.size();
-            entry.depth = next->depth;
-            entry.type = static_cast<ioq_type>(next->type);
-            entry.error = next->error;
-            entry.root = next->root;
+            copy_entry(*next, entry);
             walk->batch_offsets.push_back(walk->batch_text.size());
             walk->batch_text.append(next->path).push_back('\0');
             if (next->loop_ancestor.empty()) {
@@ -286,23 +337,7 @@ int ioq_walk_stat(ioq_walk* walk, unsigned mask, int follow, struct statx* out) 
 void ioq_walk_stop(ioq_walk* walk) { walk->walker.stop(); }
 
 void ioq_walk_get_stats(const ioq_walk* walk, struct ioq_walk_stats* stats) {
-    ioq::walk::WalkStats s = walk->walker.stats();
-    *stats = {};
-    stats->entries = s.entries;
-    stats->directories = s.directories;
-    stats->errors = s.errors;
-    stats->stats = s.stats;
-    stats->waits = s.waits;
-    stats->ran_here = s.ran_here;
-    stats->sleeps = s.sleeps;
-    stats->wait_ns = s.wait_ns;
-    stats->backend = from_kind(s.backend);
-    stats->workers_started = s.workers_started;
-    stats->reads = s.reads;
-    stats->read_bytes = s.read_bytes;
-    stats->workers = s.workers;
-    stats->cache_misses = s.cache_misses;
-    stats->listings_reused = s.listings_reused;
+    *stats = to_public(walk->walker.stats());
 }
 
 void ioq_walk_close(ioq_walk* walk) { delete walk; }
@@ -315,6 +350,26 @@ const char* ioq_backend_name(enum ioq_backend backend) {
     case IOQ_BACKEND_AUTO: break;
     }
     return "auto";
+}
+
+int ioq_backend_available(enum ioq_backend kind) {
+    switch (enum_value(kind)) {
+    case IOQ_BACKEND_AUTO: return 1;
+    case IOQ_BACKEND_URING: return ioq::backend_available(ioq::BackendKind::uring) ? 1 : 0;
+    case IOQ_BACKEND_THREADS: return ioq::backend_available(ioq::BackendKind::threads) ? 1 : 0;
+    case IOQ_BACKEND_INLINE: return ioq::backend_available(ioq::BackendKind::inline_calls) ? 1 : 0;
+    default: return 0;
+    }
+}
+
+enum ioq_backend ioq_backend_default(void) { return from_kind(ioq::automatic_backend()); }
+
+const char* ioq_filesystem_type(unsigned major, unsigned minor) {
+    try {
+        return ioq::walk::filesystem_type(major, minor);
+    } catch (const std::exception&) {
+        return nullptr;  // no memory for the table: not known, as an unlisted device
+    }
 }
 
 } // extern "C"

@@ -135,8 +135,11 @@ struct ioq_walk_options {
                       * opened for nothing; it is never returned. */
 };
 
-/* Fills options with the defaults: no roots, BFS, automatic backend and
- * workers, no depth limits. */
+/* Fills options with the defaults: no roots, IOQ_STRATEGY_HYBRID,
+ * IOQ_BACKEND_AUTO, workers -1 (automatic), min_depth 0, max_depth -1 (no
+ * limit), read_ahead 0 (the walk's default), IOQ_SYMLINKS_PHYSICAL,
+ * stat_mask 0, and every flag (post_order, same_device, sort_names,
+ * completion_order, hold_directories, names_only, look_ahead) 0. */
 IOQ_API void ioq_walk_options_init(struct ioq_walk_options *options);
 
 typedef struct ioq_walk ioq_walk;
@@ -249,6 +252,31 @@ IOQ_API const char *ioq_backend_name(enum ioq_backend backend);
 
 /* The number of worker threads IOQ's automatic choice gives this process. */
 IOQ_API int ioq_default_workers(void);
+
+/* Whether this build of the library, on this kernel, can run the backend:
+ * 1 or 0.  IOQ_BACKEND_THREADS and IOQ_BACKEND_INLINE always can;
+ * IOQ_BACKEND_URING only when the library was built with liburing and the
+ * kernel sets up a ring that knows openat, statx and close (it may be too
+ * old, or io_uring disabled or filtered by seccomp; the probe is made once
+ * per process).  IOQ_BACKEND_AUTO always can: it falls back to threads.
+ * Any other value: 0. */
+IOQ_API int ioq_backend_available(enum ioq_backend kind);
+
+/* The backend a walk opened with IOQ_BACKEND_AUTO and workers would use in
+ * this process: the one IOQ_BACKEND in the environment names, else
+ * io_uring where ioq_backend_available() says so, else threads.  (A forced
+ * io_uring that the kernel refuses is threads too.)  Never
+ * IOQ_BACKEND_AUTO. */
+IOQ_API enum ioq_backend ioq_backend_default(void);
+
+/* The type of the filesystem mounted from device major:minor, as
+ * /proc/self/mountinfo names it ("ext4", "tmpfs", "fuse.sshfs"), for
+ * find's -fstype.  The mount table is read on the first call and kept for
+ * the life of the process: a filesystem mounted after it is not known.  A
+ * device mounted more than once has the type of its last mount.  Returns a
+ * string valid for the life of the process, or NULL when the table does
+ * not list the device, or cannot be read. */
+IOQ_API const char *ioq_filesystem_type(unsigned major, unsigned minor);
 
 #ifdef __cplusplus
 }

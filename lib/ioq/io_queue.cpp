@@ -129,10 +129,22 @@ IoQueue::IoQueue(const QueueOptions& options)
 IoQueue::~IoQueue() = default;
 
 BackendKind IoQueue::backend() const {
-    if (planned_ == BackendKind::uring && !pool_ && !probe_uring().usable) {
+    if (!pool_ && !backend_available(planned_)) {
         return BackendKind::threads;  // what start_pool() would fall back to
     }
     return planned_;
+}
+
+bool backend_available(BackendKind kind) {
+    return kind != BackendKind::uring || probe_uring().usable;
+}
+
+BackendKind automatic_backend() {
+    QueueOptions options;
+    options.backend = BackendChoice::automatic;
+    options.workers = 1;
+    BackendKind planned = plan_backend(options);
+    return backend_available(planned) ? planned : BackendKind::threads;
 }
 
 void IoQueue::start_pool() noexcept {

@@ -210,4 +210,13 @@ private:
 // Parses an IOQ_BACKEND value; automatic for anything unknown.
 BackendChoice parse_backend_choice(const char* text);
 
+// Whether this build and this kernel can run the backend: io_uring only
+// where it is compiled in and the probe (uring_probe.hpp) succeeds.
+bool backend_available(BackendKind kind);
+
+// What a queue with the automatic choice and workers would run: the
+// IOQ_BACKEND environment variable's, else io_uring where available, else
+// the thread pool.  Answered without making a queue.
+BackendKind automatic_backend();
+
 } // namespace ioq

@@ -59,8 +59,6 @@ protected:
     // `batch` at a time, until the queue is closed.
     void work_blocking(std::size_t batch);
 
-    unsigned worker_count() const { return worker_count_; }
-
 private:
     BatchQueue<Request*> requests_;
     BatchQueue<Request*> completions_;

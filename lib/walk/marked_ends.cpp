@@ -1,13 +1,9 @@
 #include "marked_ends.hpp"
 
-#include "../ioq/unique_fd.hpp"
-
-#include <fcntl.h>
-#include <unistd.h>
+#include "mount_table.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstdlib>
 #include <memory>
 
@@ -56,63 +52,24 @@ bool on_one_path(std::string_view a, std::string_view b) {
            (b.size() == a.size() || a == "/" || b[a.size()] == '/');
 }
 
-// The fields of one line, split at single spaces.
-std::vector<std::string_view> fields_of(std::string_view line) {
-    std::vector<std::string_view> fields;
-    while (!line.empty()) {
-        std::size_t space = line.find(' ');
-        fields.push_back(line.substr(0, space));
-        if (space == std::string_view::npos) {
-            break;
-        }
-        line.remove_prefix(space + 1);
-    }
-    return fields;
-}
-
-// May throw std::bad_alloc, the descriptor closed.
-bool read_whole(const char* path, std::string& out) {
-    UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
-    if (!fd.valid()) {
-        return false;
-    }
-    char chunk[16 * 1024];
-    for (;;) {
-        ssize_t got = ::read(fd.get(), chunk, sizeof chunk);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0) {
-            return got == 0;
-        }
-        out.append(chunk, static_cast<std::size_t>(got));
-    }
-}
-
 } // namespace
 
 bool ends_are_marked_in(std::string_view mountinfo, const std::vector<std::string>& canonical_roots) {
     bool any_mount = false;
     while (!mountinfo.empty()) {
-        std::size_t end = mountinfo.find('\n');
-        std::string_view line = mountinfo.substr(0, end);
-        mountinfo.remove_prefix(end == std::string_view::npos ? mountinfo.size() : end + 1);
+        std::string_view line = next_line(mountinfo);
         if (line.empty()) {
             continue;
         }
-        // ID parent major:minor root mount-point options [optional...] - type source super-options
-        std::vector<std::string_view> fields = fields_of(line);
-        auto separator = std::find(fields.begin() + std::min<std::size_t>(fields.size(), 6),
-                                   fields.end(), std::string_view("-"));
-        if (fields.size() < 6 || separator == fields.end() || separator + 1 == fields.end()) {
+        MountLine mount;
+        if (!parse_mount_line(line, mount)) {
             return false;  // not the format proc(5) gives: trust nothing
         }
         any_mount = true;
-        std::string_view type = *(separator + 1);
-        if (std::find(local_types.begin(), local_types.end(), type) != local_types.end()) {
+        if (std::find(local_types.begin(), local_types.end(), mount.type) != local_types.end()) {
             continue;
         }
-        std::string point = unescape(fields[4]);
+        std::string point = unescape(mount.mount_point);
         for (const std::string& root : canonical_roots) {
             if (on_one_path(point, root)) {
                 return false;
@@ -137,7 +94,7 @@ bool ends_are_marked(const std::vector<std::string>& roots, bool follows_links) 
         canonical.emplace_back(resolved.get());
     }
     std::string mountinfo;
-    return read_whole("/proc/self/mountinfo", mountinfo) && ends_are_marked_in(mountinfo, canonical);
+    return read_mount_table(mountinfo) && ends_are_marked_in(mountinfo, canonical);
 }
 
 } // namespace ioq::walk

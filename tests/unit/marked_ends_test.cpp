@@ -1,7 +1,9 @@
 // ends_are_marked(): a walk takes a directory's end from its last record
-// only where no file system it can reach is a network, FUSE or autofs one.
+// only where no file system it can reach is a network, FUSE or autofs one;
+// and the mount table's lines it reads (mount_table.hpp).
 #include "temp_tree.hpp"
 #include "walk/marked_ends.hpp"
+#include "walk/mount_table.hpp"
 
 #include <criterion/criterion.h>
 
@@ -70,4 +72,24 @@ Test(marked_ends, roots_are_resolved_and_links_followed_are_not_trusted) {
     cr_expect(!ends_are_marked({tree.path("d")}, true), "-L may lead anywhere");
     cr_expect(!ends_are_marked({}, false));
     cr_expect_eq(ends_are_marked({tree.path("d")}, false), ends_are_marked({tree.path("link")}, false));
+}
+
+Test(mount_table, lines_give_their_device_mount_point_and_type) {
+    ioq::walk::MountLine mount;
+    cr_assert(ioq::walk::parse_mount_line(
+        "25 22 8:2 / /home/a\\040b rw,relatime shared:2 master:1 - btrfs /dev/sda2 rw", mount));
+    cr_expect(mount.device == "8:2");
+    cr_expect(mount.mount_point == "/home/a\\040b", "mount points stay escaped");
+    cr_expect(mount.type == "btrfs");
+    cr_expect(ioq::walk::parse_mount_line("24 22 0:22 / /tmp rw - tmpfs tmpfs rw", mount));
+    cr_expect(mount.type == "tmpfs", "no optional field");
+    cr_expect(!ioq::walk::parse_mount_line("22 1 8:1 / / rw ext4 /dev/sda1 rw", mount),
+              "no separator");
+    cr_expect(!ioq::walk::parse_mount_line("22 1 8:1 / / rw -", mount), "no type");
+    cr_expect(!ioq::walk::parse_mount_line("", mount));
+    std::string_view text = "a\n\nb";
+    cr_expect(ioq::walk::next_line(text) == "a");
+    cr_expect(ioq::walk::next_line(text) == "");
+    cr_expect(ioq::walk::next_line(text) == "b");
+    cr_expect(text.empty());
 }
