@@ -6,7 +6,7 @@
 namespace ioq {
 
 const UringSupport& probe_uring() {
-    static const UringSupport support{false, 0, "io_uring support not compiled in"};
+    static const UringSupport support{.usable = false, .reason = "io_uring support not compiled in"};
     return support;
 }
 
