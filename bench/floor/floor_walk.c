@@ -1,7 +1,7 @@
 /*
  * floor_walk.c: the cheapest possible directory walk, as a floor for ufind.
  *
- * DESIGN.md's performance model says a warm walk costs at least its system calls:
+ * docs/DESIGN.md's performance model says a warm walk costs at least its system calls:
  * one openat, getdents64 until it returns 0, and one close per directory, plus one
  * statx per entry when metadata is needed. This program makes exactly those calls
  * and nothing else: no output, no path printing, no per-entry allocation, no

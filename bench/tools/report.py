@@ -3,7 +3,7 @@
 
 hyperfine's own markdown export gives mean ± σ and a ratio against the fastest
 command, which moves from run to run. The project states its targets as ratios
-to fixed references (bfs 2.6.1, GNU find; see DESIGN.md), and the machine is
+to fixed references (bfs 2.6.1, GNU find; see bench/RESULTS.md), and the machine is
 shared and noisy, so this table adds the median (robust against the odd run that
 lost its core to a compiler) and divides every median by the median of one
 chosen reference command.
