@@ -105,7 +105,7 @@ static_assert(same_type<EntryType::socket, IOQ_TYPE_SOCKET>);
 ioq_type to_public(EntryType type) { return static_cast<ioq_type>(type); }
 
 // Everything of an entry but its strings' addresses, which the caller sets.
-void copy_entry(const ioq::walk::Entry& from, ioq_entry& to) {
+void copy_entry(const ioq::walk::EntryView& from, ioq_entry& to) {
     to.path_len = from.path.size();
     to.name_len = from.name.size();
     to.depth = from.depth;
