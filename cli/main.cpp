@@ -149,8 +149,8 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     options.hold_directories = command.acts_in_place;
     std::unique_ptr<ufind::PathDisplay> display = make_display(command);
     // Nothing will ask for metadata (colors would): let the workers close
-    // leaf directories without a statx each (one per leaf saved; 79% of
-    // linux-6.1's directories are leaves).
+    // leaf directories without a statx each (one per leaf saved, and most
+    // directories are leaves: measured in c5ee6a4).
     options.names_only = command.stat_mask == 0 && !command.acts_in_place && !display;
     // Depth-first, subdirectories open before their entries are returned,
     // unless a command or -delete may change them first (find would then

@@ -3,8 +3,8 @@
 //
 // fnmatch(3) defines what a pattern matches, as in find; but in a UTF-8
 // locale glibc's fnmatch turns the pattern and the name into wide characters
-// on every call: -name procfs-i8k on linux cost 5.7 ms of user time over
-// -false (68 ns for each of 83,731 names), more than the walk's own 6 ms.
+// on every call, which cost about as much as the walk itself (measured in
+// 542844c).
 // Most patterns are literals, or literals between stars ('Makefile', '*.c',
 // 'lib*', '*~', '*/test/*'), and for those comparing bytes gives fnmatch's
 // answer:

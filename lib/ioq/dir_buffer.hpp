@@ -21,9 +21,9 @@
 // the area with it (the thread's next fill gets a new one).  A walk keeps a
 // hundred or more buffers in flight, and when each owned a capacity-sized
 // block, each kept resident every page the largest directory it ever held
-// had touched: 2.3 MiB at the peak of the 1M-entry corpus.  Giving pages
-// back with madvise instead cost a TLB flush of every core running a worker
-// for each large directory (a 1M-entry walk 2-8% slower).
+// had touched.  Giving pages back with madvise instead cost a TLB flush of
+// every core running a worker for each large directory, slowing large walks
+// (both measured in 988db93).
 #pragma once
 
 #include <dirent.h>
@@ -75,9 +75,9 @@ public:
     // for: it starts at small_initial bytes and grows to hold the largest
     // batch it was given, up to small_limit (2 KiB holds 50 or so typical
     // entries).  Starting small matters for the pages a walk touches, each
-    // a page fault (11 us on this VM): linux-6.1 lists a median of 272
-    // bytes a directory, 72% of them within 512, and a depth-first walk
-    // keeps a few hundred buffers at once.
+    // a page fault: most directories list well under 512 bytes, and a
+    // depth-first walk keeps a few hundred buffers at once (measured in
+    // 58d8684).
     static constexpr std::size_t small_initial = 512;
     static constexpr std::size_t small_limit = 2 * 1024;
 
@@ -162,8 +162,8 @@ private:
     unsigned read_calls_ = 0;
     // The batch's types, counted by fill() in the pass it makes anyway for
     // the end mark, so that neither the close decision after each read nor
-    // looking ahead walks the records again (each pass over linux-6.1's
-    // records was 12 instructions an entry).
+    // looking ahead walks the records again (each pass cost instructions
+    // on every entry, measured in 0dc0de1).
     std::size_t directories_ = 0;  // DT_DIR, "." and ".." left out
     std::size_t unknown_ = 0;      // DT_UNKNOWN
     std::size_t links_ = 0;        // DT_LNK
@@ -176,8 +176,8 @@ private:
     };
     // Results for as many entries as the largest batch since trim(), which
     // keeps them only up to stats_kept: kept for the largest directory a
-    // pooled buffer ever held, they were 26 MiB resident on the 1M-entry
-    // corpus with -size (264 bytes an entry), against bfs's 4.8 MiB.
+    // pooled buffer ever held, they kept far more memory resident than bfs
+    // does (measured in 988db93).
     static constexpr std::size_t stats_kept = 16;
     std::vector<EntryStat> stats_;
     std::size_t stat_count_ = 0;
@@ -273,9 +273,9 @@ private:
     // name, its NUL, rounded up to 8 bytes), so the NUL lies in the
     // record's last 8 bytes, and it is the first zero byte there that
     // comes after the header: a name holds none.  One load and a few bit
-    // operations instead of a call to strlen for every entry, which was
-    // 3% of a names-only walk's instructions.  A record sized otherwise
-    // (no zero byte in its last 8) is measured with strlen.
+    // operations instead of a call to strlen for every entry, a visible
+    // share of a names-only walk (measured in ae1c13c).  A record sized
+    // otherwise (no zero byte in its last 8) is measured with strlen.
     static std::size_t name_length(const std::byte* record) {
         using namespace dirent_layout;
         unsigned short reclen;

@@ -55,8 +55,8 @@ std::size_t InlineBackend::reap(std::span<Request*> out, bool wait) {
 bool InlineBackend::run_here(Request* request) {
     // Breadth-first, the one waited for is the oldest; depth-first, mostly
     // the newest: looking at the oldest first, then from the newest back,
-    // finds either at once (a search from the front was 1.5% of -j1's
-    // instructions on linux-6.1, depth first).
+    // finds either at once (a search from the front was a visible cost
+    // depth first, measured in 509fbd9).
     auto first = pending_.begin() + static_cast<std::ptrdiff_t>(first_pending_);
     if (first == pending_.end()) {
         return false;

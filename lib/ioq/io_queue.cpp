@@ -34,19 +34,16 @@ namespace {
 
 // A wait this long for one request, run here or by a worker, is the
 // device's latency, not the CPU's: warm, a directory takes microseconds.
-// Cold, a directory of linux-6.1 mostly comes within a millisecond on this
-// machine's disk, so at 1,000 us the walk added one worker or none; at 500
-// it reaches 8 (cold linux -false, hyperfine with drop_caches, 6 runs:
-// 269 -> 232 ms, the 2-thread floor 300), while warm walks of linux and
-// synthetic still add none (200 us added some).
+// Cold, most directories come within a millisecond, so a 1 ms threshold
+// added almost no workers; 500 us lets a cold walk grow while warm walks
+// still add none (measured in c427a65).
 constexpr std::chrono::microseconds slow_wait{500};
 
 // A directory request run inline this slow ends the inline phase where
 // the process read blocks during the phase: the cache is cold, and a cold
-// walk wants its requests in flight from the start.  Warm, on linux-6.1,
-// one run takes 8 us (median), 30 (p90), 70-150 (p99); cold, the first
-// three took 75-290 us.  Below it, the system call that counts blocks is
-// not worth making.
+// walk wants its requests in flight from the start.  Warm runs stay well
+// below it, cold ones above (measured in 077777b).  Below it, the system
+// call that counts blocks is not worth making.
 constexpr std::chrono::microseconds cold_inline_run{50};
 // Where no block read proves it (network file systems count none), only
 // a run this slow ends the phase, and only if the caller says guessing is
@@ -55,15 +52,14 @@ constexpr std::chrono::microseconds cold_inline_run{50};
 constexpr std::chrono::microseconds slow_inline_run{200};
 
 // Slow waits alone are a guess: on a busy machine the walk loop or a worker
-// may simply lose its CPU.  Warm, the 1M-entry corpus saw enough of those
-// to grow to 27 workers once in five runs with no limit but 32, and the
-// walks that grew ran 438-630 ms against 344-394.  Without proof that a
-// device is being read (blocks_read), the guess stops here.
+// may simply lose its CPU.  Warm walks saw enough of those to grow far
+// past what helps, and ran slower for it (measured in 98246b5).  Without
+// proof that a device is being read (blocks_read), the guess stops here.
 constexpr unsigned guessed_workers_limit = 8;
 
 // Timing every wait took two clock reads a request the walking thread ran
-// itself, half the directories of a warm walk: 1% of that thread's
-// samples on linux-6.1 (perf, 40 runs: 328 in __vdso_clock_gettime).
+// itself, half the directories of a warm walk: a visible cost in that
+// thread's profile (measured in 4e42d6d).
 // Once this many timed waits in a row were fast, one in timed_wait_stride
 // is timed: a device that is slow makes nearly every wait slow, so one is
 // still seen within a few requests, and the first slow one times them all
@@ -93,8 +89,8 @@ BackendKind plan_backend(const QueueOptions& options) {
         return BackendKind::threads;
     }
     // io_uring is probed when the pool starts, not here: setting up and
-    // tearing down the probe's ring was 130 us of ufind's 880 on an empty
-    // directory, where no pool starts (hyperfine, 500 runs).
+    // tearing down the probe's ring was a large share of a walk of an empty
+    // directory, where no pool starts (measured in 1b878cd).
     return BackendKind::uring;
 }
 
@@ -294,8 +290,8 @@ void IoQueue::add_worker_if_slow(std::chrono::steady_clock::time_point wait_star
     fast_waits_ = 0;
     // Proof that the device is being waited for: the process read blocks
     // from it since the last look.  Then each slow wait adds a worker, and
-    // a cold walk wants many (cold linux-6.1 -false: 8 workers 180 ms, 32
-    // workers 145 ms; each mostly sleeps in getdents64).
+    // a cold walk wants many, each mostly asleep in getdents64 (measured
+    // in 98246b5).
     std::uint64_t blocks = blocks_read();
     bool proven = blocks != blocks_seen_;
     blocks_seen_ = blocks;

@@ -57,8 +57,7 @@ struct Request {
     // a directory with exactly one subdirectory: kept open, that child
     // opens relative to it, one component instead of up to eight, and it
     // closes right after: chains of single directories, as in Java
-    // package trees (the 2,000-deep chain: 1.19-1.21x the 1-thread floor
-    // walker before, 1.16-1.17x after, hyperfine 40 runs).
+    // package trees, walk faster so (measured in 0f8b338).
     bool close_after_read = false;
     // open_dir: close_after_read once the request goes to the worker pool
     // (IoQueue sets it then), but not while it waits inline for the
@@ -66,8 +65,7 @@ struct Request {
     // nothing and makes the children open through longer paths.  A worker
     // that read it leaving it open would have the caller close it later,
     // when freeing the names ext4 keeps for a read directory costs several
-    // times as much (linux-6.1 -S dfs -name procfs-i8k -quit: the 24
-    // top-level directories read for nothing, closed at the exit).
+    // times as much (measured in 87c1258).
     bool close_after_read_in_pool = false;
     bool closed = false;         // out: it was closed so; result is its old number
     // open_dir: when to fetch the directory's identity (one statx), so that

@@ -75,18 +75,17 @@ struct DirNode {
 
     // Pointers and 64-bit fields first, then 32-bit, then flags in one
     // byte: 120 bytes, where the same fields in the order they are
-    // explained in cost 136 (a breadth-first walk of the 1M-entry corpus
-    // held 21,700 nodes at once before its far queue became records; the
-    // queued directories' parents, 5,700, are still nodes).
+    // explained in cost 136, and a breadth-first walk holds many nodes at
+    // once (measured in b367ddb).
     DirNode* parent = nullptr;
     // Its name in its parent, or a path (holds_path below): a starting
     // point's as given, and at every eighth level below, the path from
     // anchor_above, the nearest node above that holds one.  Walker::
     // write_path builds a full path from the names up to the nearest
     // holder, then from holder to holder.  Most names fit in the string
-    // itself, where a full path per queued directory cost 1.6 MB on the
-    // 1M-entry corpus; and where every eighth level held its full path, a
-    // chain 20,000 deep held 50 MB of them.
+    // itself, where a full path per queued directory cost megabytes
+    // (measured in ff85457); and where every eighth level held its full
+    // path, a deep chain held far more (measured in bc6e14f).
     std::string name;
     const DirNode* anchor_above = nullptr;
     // What the directory is, to check that opening it again by name finds

@@ -9,9 +9,9 @@
 //     prefix (once)     per entry
 //
 // std::string's resize and append did the same with a capacity check, a
-// libc memcpy call and the terminator's store for every entry (about 30
-// instructions an entry on linux-6.1).  The room for a name is reserved with
-// the prefix, so copying one never allocates.
+// libc memcpy call and the terminator's store for every entry (measured in
+// 800c21e).  The room for a name is reserved with the prefix, so copying
+// one never allocates.
 #pragma once
 
 #include <climits>

@@ -5,7 +5,7 @@
 // INT64_MAX, which its hash function keeps every entry from having; btrfs
 // ends with it too, past INT_MAX entries.  The getdents64 that would
 // return 0 after that record has nothing to find, and skipping it saves one
-// call of the two each directory cost (linux-6.1 on ext4: all 5,096).
+// call of the two each directory cost (measured in 894ff3b).
 //
 // The kernel's other local file systems give offsets far below INT64_MAX.
 // A network or FUSE file system gives whatever its server says, which
