@@ -195,7 +195,7 @@ void IoQueue::submit(std::span<Request* const> batch) noexcept {
 
 void IoQueue::enter_pool(std::span<Request* const> batch) noexcept {
     for (Request* request : batch) {
-        request->close_after_read |= request->close_after_read_in_pool;
+        request->after_read.close |= request->after_read.close_in_pool;
     }
 }
 

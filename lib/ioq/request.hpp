@@ -28,6 +28,45 @@ enum class Op : unsigned char {
     close,     // close(fd)
 };
 
+// What a worker does with a directory once it has read it (Request::
+// after_read): close it early or leave it to the caller, and whether to
+// fetch its identity first.  The walk above sets it from its strategy and
+// options; run_blocking() carries it out, whichever backend runs the open.
+struct AfterRead {
+    // Close the directory right after reading it if it was read to its end
+    // and holds nothing the caller could descend into (no entry of type
+    // DT_DIR or DT_UNKNOWN, nor DT_LNK with count_links), saving the caller
+    // a close request for each of the many leaf directories.
+    bool close_leaf = false;
+    bool count_links = false;
+    // Close the directory once read to its end even if it has
+    // subdirectories: for a caller that opens them relative to a further
+    // ancestor and needs nothing else from it.  Freeing what the kernel
+    // keeps for a read directory costs least right after the read (ext4's
+    // htree of names, still in the cache); a breadth-first walk that closes
+    // a parent after its last child opened frees it long after.  Except a
+    // directory with exactly one subdirectory: kept open, that child opens
+    // relative to it, one component instead of up to eight, and it closes
+    // right after: chains of single directories, as in Java package trees,
+    // walk faster so (measured in 0f8b338).
+    bool close = false;
+    // close once the request goes to the worker pool (IoQueue sets it
+    // then), but not while it waits inline for the caller's thread, before
+    // the pool starts: there the early close saves nothing and makes the
+    // children open through longer paths.  A worker that read it leaving it
+    // open would have the caller close it later, when freeing the names
+    // ext4 keeps for a read directory costs several times as much
+    // (measured in 87c1258).
+    bool close_in_pool = false;
+    // When to fetch the directory's identity (one statx), so that opening it
+    // again by name can tell whether it is still the same one: never (the
+    // caller checks against the inode number its parent listed), when it is
+    // closed early, or always (find -delete and -execdir act in it later,
+    // and may have to open it again).
+    enum class Identify : unsigned char { never, if_closed, always };
+    Identify identify = Identify::if_closed;
+};
+
 struct Request {
     Op op = Op::open_dir;
     int fd = AT_FDCWD;           // open_dir/stat: base directory; read_dir/close: the fd
@@ -42,39 +81,10 @@ struct Request {
     bool end_marked = false;
     struct statx* statx_out = nullptr;   // stat: where metadata goes
     void* cookie = nullptr;      // the caller's, untouched
-    // open_dir: close the directory right after reading it if it was read to
-    // its end and holds nothing the caller could descend into (no entry of
-    // type DT_DIR or DT_UNKNOWN, nor DT_LNK with leaf_links_count), saving
-    // the caller a close request for each of the many leaf directories.
-    bool close_leaf = false;
-    bool leaf_links_count = false;
-    // open_dir: close the directory once read to its end even if it has
-    // subdirectories: for a caller that opens them relative to a further
-    // ancestor and needs nothing else from it.  Freeing what the kernel
-    // keeps for a read directory costs least right after the read (ext4's
-    // htree of names, still in the cache); a breadth-first walk that closes
-    // a parent after its last child opened frees it long after.  Except
-    // a directory with exactly one subdirectory: kept open, that child
-    // opens relative to it, one component instead of up to eight, and it
-    // closes right after: chains of single directories, as in Java
-    // package trees, walk faster so (measured in 0f8b338).
-    bool close_after_read = false;
-    // open_dir: close_after_read once the request goes to the worker pool
-    // (IoQueue sets it then), but not while it waits inline for the
-    // caller's thread, before the pool starts: there the early close saves
-    // nothing and makes the children open through longer paths.  A worker
-    // that read it leaving it open would have the caller close it later,
-    // when freeing the names ext4 keeps for a read directory costs several
-    // times as much (measured in 87c1258).
-    bool close_after_read_in_pool = false;
+    // open_dir: what becomes of the directory once it is read (see
+    // AfterRead): the walk's policy, which the backends carry out.
+    AfterRead after_read;
     bool closed = false;         // out: it was closed so; result is its old number
-    // open_dir: when to fetch the directory's identity (one statx), so that
-    // opening it again by name can tell whether it is still the same one:
-    // never (the caller checks against the inode number its parent
-    // listed), when it is closed early, or always (find -delete and
-    // -execdir act in it later, and may have to open it again).
-    enum class Identify : unsigned char { never, if_closed, always };
-    Identify identify = Identify::if_closed;
     bool identified = false;     // out: identity_dev and identity_ino are set
     std::uint64_t identity_dev = 0;
     std::uint64_t identity_ino = 0;

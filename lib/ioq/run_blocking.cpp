@@ -90,15 +90,15 @@ void read_entries(Request& request, int fd) noexcept {
     if (request.statx_mask) {
         buffer.stat_entries(fd, request.statx_mask, request.stat_flags);
     }
+    const AfterRead& after = request.after_read;
     bool close = false;
-    if (buffer.at_end() && !buffer.error() && (request.close_after_read || request.close_leaf)) {
-        // One subdirectory: kept open for it (see close_after_read).
-        std::size_t directories =
-            buffer.count_directories(request.close_after_read ? 2 : 1, request.leaf_links_count);
-        close = directories == 0 || (request.close_after_read && directories > 1);
+    if (buffer.at_end() && !buffer.error() && (after.close || after.close_leaf)) {
+        // One subdirectory: kept open for it (see AfterRead::close).
+        std::size_t directories = buffer.count_directories(after.close ? 2 : 1, after.count_links);
+        close = directories == 0 || (after.close && directories > 1);
     }
-    using Identify = Request::Identify;
-    if (request.identify == Identify::always || (close && request.identify == Identify::if_closed)) {
+    using Identify = AfterRead::Identify;
+    if (after.identify == Identify::always || (close && after.identify == Identify::if_closed)) {
         struct statx identity;
         if (::statx(fd, "", AT_EMPTY_PATH, STATX_INO, &identity) == 0) {
             request.identity_dev = makedev(identity.stx_dev_major, identity.stx_dev_minor);

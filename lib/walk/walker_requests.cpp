@@ -174,7 +174,7 @@ void Walker::submit_open(DirNode* node) {
     request.buffer = &node->slot->buffer;
     request.end_marked = end_marked;
     ask_for_entry_stats(request, node);
-    request.close_leaf = close_leaves_;
+    request.after_read.close_leaf = close_leaves_;
     // A walk that needs nothing more of a directory once read (see
     // close_after_read_) need not keep it open for its children either:
     // they open relative to a further ancestor, with links refused on the
@@ -182,15 +182,16 @@ void Walker::submit_open(DirNode* node) {
     // costs the walk's thread nothing: inline, that thread closes it all
     // the same, and its children's opens look up as many as anchor_every
     // components instead of one (measured in 7f39ddb).
-    request.close_after_read_in_pool =
+    request.after_read.close_in_pool =
         close_leaves_ && close_after_read_ && !is_anchor(node) && !may_keep_listing(node);
     // A walk that will not need its directories again need not identify
     // them: names only, or metadata already fetched with the entries (a
     // later stat() then checks a reopened one against the listed inode).
-    request.identify = options_.hold_directories ? Request::Identify::always
-                       : close_after_read_       ? Request::Identify::never
-                                                 : Request::Identify::if_closed;
-    request.leaf_links_count = options_.symlinks == Symlinks::logical;
+    using Identify = AfterRead::Identify;
+    request.after_read.identify = options_.hold_directories ? Identify::always
+                                  : close_after_read_       ? Identify::never
+                                                            : Identify::if_closed;
+    request.after_read.count_links = options_.symlinks == Symlinks::logical;
     if (base) {
         request.fd = base->fd;
         request.path = node->slot->path.c_str();

@@ -596,7 +596,7 @@ QUEUE_TEST(close_after_read_keeps_a_directory_with_one_subdirectory_open) {
     std::vector<std::unique_ptr<Expected>> items;
     for (const char* name : {"none", "one", "two"}) {
         items.push_back(make_open(tree.path(name), AT_FDCWD, 0));
-        items.back()->request.close_after_read = true;
+        items.back()->request.after_read.close = true;
     }
     finalize(items);
     run_all(*queue, items, {0, 1, 2}, 5);
@@ -620,7 +620,7 @@ QUEUE_TEST(close_after_read_in_pool_closes_what_the_pool_runs) {
     for (const char* name : {"p0", "p1", "p2", "p3"}) {
         items.push_back(make_open(tree.path(name), AT_FDCWD, 0));
         // p3: the control, never to be closed early.
-        items.back()->request.close_after_read_in_pool = std::string_view(name) != "p3";
+        items.back()->request.after_read.close_in_pool = std::string_view(name) != "p3";
     }
     finalize(items);
     std::vector<Request*> reaped(16);
