@@ -81,6 +81,24 @@ Walker::Walker(WalkOptions options)
 
 Walker::~Walker() { stop(); }
 
+// The entry just read, a starting point or a listed name: whether the walk
+// will descend into it, and whether it is reported now (counted) or only
+// walked through (an earlier round reported it, or it lies above
+// min_depth).
+[[gnu::always_inline]] inline bool Walker::settle_entry(bool may_descend) {
+    bool is_dir = entry_.type == EntryType::directory;
+    descend_pending_ = is_dir && may_descend && entry_.depth < window_.depth_limit();
+    if (is_dir) {
+        note_round_frontier();
+    }
+    if (!reported_now(descend_pending_)) {
+        descend_into_last_entry();
+        return false;
+    }
+    ++stats_.entries;
+    return true;
+}
+
 // On the path of every entry: inlined into next(), which it was part of.
 [[gnu::always_inline]] inline const EntryView* Walker::report_dirent(const RawDirent& dirent) {
     entry_.path = entry_path_.with_name(dirent.name);
@@ -109,17 +127,7 @@ Walker::~Walker() { stop(); }
         ++stats_.errors;
         return &entry_;
     }
-    bool is_dir = entry_.type == EntryType::directory;
-    descend_pending_ = is_dir && may_descend && entry_.depth < window_.depth_limit();
-    if (is_dir) {
-        note_round_frontier();
-    }
-    if (!reported_now(descend_pending_)) {
-        descend_into_last_entry();
-        return nullptr;
-    }
-    ++stats_.entries;
-    return &entry_;
+    return settle_entry(may_descend) ? &entry_ : nullptr;
 }
 
 // next() goes round until it has an entry: a post-order visit, an entry of
@@ -344,17 +352,7 @@ bool Walker::visit_next_root() {
     // target's: cache it under what was really asked.
     bool followed = (flags & AT_SYMLINK_NOFOLLOW) == 0;
     stat_cache_.put(followed, mask, buf);
-    bool is_dir = entry_.type == EntryType::directory;
-    descend_pending_ = is_dir && window_.depth_limit() > 0;
-    if (is_dir) {
-        note_round_frontier();
-    }
-    if (!reported_now(descend_pending_)) {
-        descend_into_last_entry();
-        return false;
-    }
-    ++stats_.entries;
-    return true;
+    return settle_entry(true);
 }
 
 const EntryView* Walker::report_error(const std::string& path, int depth, int error) {

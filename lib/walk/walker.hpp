@@ -169,6 +169,7 @@ private:
     // The parts of next(): each returns the entry found, or nullptr to
     // look again.
     const EntryView* report_dirent(const RawDirent& dirent);
+    bool settle_entry(bool may_descend);
     const EntryView* end_current();  // the current directory has no entry left in its buffer
     // What comes when the queue is empty: another round or starting point
     // (again), a starting point's own entry (root), or the end (over).
