@@ -14,6 +14,7 @@
 
 #include "../ioq/dir_buffer.hpp"
 #include "../ioq/request.hpp"
+#include "ahead_children.hpp"
 #include "free_list.hpp"
 
 #include <algorithm>
@@ -44,30 +45,9 @@ struct DirSlot {
     // same descriptor takes this path and its own name.
     const DirNode* path_base = nullptr;
 
-    // Looking ahead (WalkOptions::look_ahead): the subdirectories listed in
-    // the buffer that were opened before the directory's turn, in the order
-    // it lists them; its entries claim them one by one from ahead_next on,
-    // as next() returns them.  ahead_scan: the offset in the buffer where
-    // the scan for more stopped (the walk's budget ran out), ahead_done once
-    // it reached the end.  ahead_settled_to: the directories opened ahead
-    // before it are settled (DirNode::ahead_settled), and the scans for
-    // what to open next start after them (a directory of 25 leaves, opened
-    // ahead in order, was visited 25 times a scan, most of it settled).
-    // A pooled vector: its
-    // capacity stays with the slot, so a walk allocates for it only while
-    // warming up.
-    std::vector<DirNode*> ahead;
-    std::size_t ahead_next = 0;
-    std::size_t ahead_scan = 0;
-    std::size_t ahead_settled_to = 0;
-    bool ahead_done = false;
-
-    // Ready for another directory (the vector keeps its capacity).
-    void reset_look_ahead() noexcept {
-        ahead.clear();
-        ahead_next = ahead_scan = ahead_settled_to = 0;
-        ahead_done = false;
-    }
+    // Looking ahead (WalkOptions::look_ahead): the subdirectories listed
+    // in the buffer that were opened before the directory's turn.
+    AheadChildren ahead;
 };
 
 struct DirNode {

@@ -20,6 +20,7 @@
 // the order next() returns them: an entry the scan did not reach (the
 // budget ran out, or a later buffer of a large directory) gets a node made
 // for it as without looking ahead.
+#include "look_ahead_budget.hpp"
 #include "walker.hpp"
 
 #include <dirent.h>
@@ -28,49 +29,23 @@
 #include <utility>
 
 namespace ioq::walk {
-namespace {
-
-// Opens handed to the workers and not yet done, at most: enough to keep
-// two workers busy, and each directory to open chosen at the last moment,
-// when the reads before it have shown more of the order the walk will
-// need.  Without this bound the whole budget went out at once, most of it
-// to directories needed last (siblings high in the stack), and sat there
-// read while the workers switched in and out; 16 was the best of the
-// bounds dad3509 measured.
-constexpr std::size_t look_ahead_outstanding = 16;
-
-// Directories opened ahead and not yet popped, in read-ahead windows:
-// depth first, a read directory may wait long for its turn, and a budget
-// of one window left the workers idle again; four used more memory for no
-// gain (dad3509).
-constexpr std::size_t look_ahead_budget = 2;
-
-// Once the queue has added workers for a slow device (a cold cache), each
-// of them needs opens to wait on, and a read directory may wait longer
-// still: twice the workers outstanding at least, and four times the
-// budget, past which cold walks gained nothing (4691052).
-constexpr std::size_t slow_device_budget_factor = 4;
-
-} // namespace
-
 bool Walker::may_look_ahead(const DirNode* node) const {
-    return node->slot && !node->error && !node->slot->ahead_done &&
+    return node->slot && !node->error && !node->slot->ahead.scan_done() &&
            node->depth + 1 < window_.depth_limit();
 }
 
 bool Walker::may_open_ahead() const {
-    // Half the descriptors at most: directories opened ahead hold theirs
-    // until read (and after, when the walk keeps them), and the one the
-    // walk needs next must always find one.
-    bool slow_device = queue_.added_workers();
-    std::size_t budget = look_ahead_budget * (slow_device ? slow_device_budget_factor : 1);
-    std::size_t outstanding = look_ahead_outstanding;
-    if (slow_device) {
-        outstanding = std::max<std::size_t>(outstanding, 2 * queue_.workers_running());
-    }
-    return in_flight_ < budget * options_.read_ahead &&
-           queue_.outstanding() + to_submit_.size() < outstanding &&
-           fds_.held() < fds_.limit() / 2 && queue_.room() > to_submit_.size() + 1;
+    return ioq::walk::may_open_ahead({
+        .read_ahead = options_.read_ahead,
+        .in_flight = in_flight_,
+        .outstanding = queue_.outstanding(),
+        .to_submit = to_submit_.size(),
+        .queue_room = queue_.room(),
+        .fds_held = fds_.held(),
+        .fds_limit = fds_.limit(),
+        .workers_running = queue_.workers_running(),
+        .slow_device = queue_.added_workers(),
+    });
 }
 
 void Walker::look_ahead_more() {
@@ -134,15 +109,16 @@ Walker::Ahead Walker::look_ahead_below(DirNode* node, std::size_t& visits) {
 
 Walker::Ahead Walker::look_ahead_below_all(DirSlot& slot, std::size_t& visits) {
     Ahead found = Ahead::settled;
-    for (std::size_t i = std::max(slot.ahead_next, slot.ahead_settled_to); i < slot.ahead.size(); ++i) {
-        Ahead below = look_ahead_below(slot.ahead[i], visits);
+    AheadChildren& ahead = slot.ahead;
+    for (std::size_t i = ahead.first_unsettled(); i < ahead.size(); ++i) {
+        Ahead below = look_ahead_below(ahead[i], visits);
         if (below == Ahead::stop) {
             return Ahead::stop;
         }
         if (below != Ahead::settled) {
             found = Ahead::more;
         } else if (found == Ahead::settled) {
-            slot.ahead_settled_to = i + 1;  // every one before is settled too
+            ahead.settled_up_to(i + 1);  // every one before is settled too
         }
     }
     return found;
@@ -150,23 +126,23 @@ Walker::Ahead Walker::look_ahead_below_all(DirSlot& slot, std::size_t& visits) {
 
 void Walker::look_ahead(DirNode* node) {
     DirSlot& slot = *node->slot;
-    DirentCursor cursor(slot.buffer, slot.ahead_scan, slot.buffer.directories_end());
+    DirentCursor cursor(slot.buffer, slot.ahead.scan_offset(), slot.buffer.directories_end());
     RawDirent dirent;
     for (;;) {
         std::size_t scanned = cursor.offset(slot.buffer);
         if (!cursor.next_directory(dirent)) {
-            slot.ahead_done = true;
+            slot.ahead.end_scan();
             return;
         }
         if (skipped_by_rounds(node, dirent.name)) {
             continue;
         }
         if (!may_open_ahead()) {
-            slot.ahead_scan = scanned;  // out of budget: goes on from here later
+            slot.ahead.scan_to(scanned);  // out of budget: goes on from here later
             return;
         }
         open_ahead(node, dirent);
-        slot.ahead_scan = cursor.offset(slot.buffer);
+        slot.ahead.scan_to(cursor.offset(slot.buffer));
     }
 }
 
@@ -183,10 +159,8 @@ bool Walker::skipped_by_rounds(const DirNode* parent, std::string_view name) {
 void Walker::open_ahead(DirNode* parent, const RawDirent& dirent) {
     // As descend_or_discard(): what may throw std::bad_alloc comes before
     // the node is linked in.
-    DirSlot& slot = *parent->slot;
-    if (slot.ahead.size() == slot.ahead.capacity()) {
-        slot.ahead.reserve(std::max<std::size_t>(16, slot.ahead.capacity() * 2));
-    }
+    AheadChildren& ahead = parent->slot->ahead;
+    ahead.reserve_one();
     reserve_for_node();
     DirNode* node = pool_.take_node();
     node->parent = parent;
@@ -210,16 +184,15 @@ void Walker::open_ahead(DirNode* parent, const RawDirent& dirent) {
         pool_.give_node(node);
         throw;
     }
-    slot.ahead.push_back(node);  // within the capacity reserved above
+    ahead.add(node);
 }
 
 void Walker::claim_ahead(std::string_view name) {
-    DirSlot& slot = *current_->slot;
-    DirNode* node = slot.ahead[slot.ahead_next];
-    if (component(node) != name) {
+    AheadChildren& ahead = current_->slot->ahead;
+    if (component(ahead.next_unclaimed()) != name) {
         return;  // not scanned: its node is made when it is descended into
     }
-    ++slot.ahead_next;
+    DirNode* node = ahead.take_unclaimed();
     if (DirNode* unused = std::exchange(ahead_claimed_, node)) {
         discard(unused);  // an earlier entry's, never descended into
     }
@@ -237,9 +210,9 @@ void Walker::discard(DirNode* node) {
 }
 
 void Walker::discard_unclaimed(DirNode* node) {
-    DirSlot& slot = *node->slot;
-    while (slot.ahead_next < slot.ahead.size()) {
-        discard(slot.ahead[slot.ahead_next++]);
+    AheadChildren& ahead = node->slot->ahead;
+    while (ahead.has_unclaimed()) {
+        discard(ahead.take_unclaimed());
     }
 }
 

@@ -106,7 +106,7 @@ Walker::~Walker() { stop(); }
     entry_.depth = current_->depth + 1;
     entry_.type = type_from_dirent(dirent.type);
     if (look_ahead_ && entry_.type == EntryType::directory &&
-        current_->slot->ahead_next < current_->slot->ahead.size()) {
+        current_->slot->ahead.has_unclaimed()) {
         claim_ahead(dirent.name);
     }
     entry_listed_ino_ = dirent.inode;

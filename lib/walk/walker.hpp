@@ -65,6 +65,8 @@
 //   round_memory.hpp     RoundMemory: what a round leaves for the next
 //   idle_descriptors.hpp IdleDescriptors: descriptors the budget may take back
 //   entry_stat_cache.hpp EntryStatCache: metadata of the entry just returned
+//   ahead_children.hpp   AheadChildren: a directory's subdirectories opened ahead
+//   look_ahead_budget.hpp may_open_ahead(): how much may be opened ahead at once
 //   kept_listings.hpp    KeptListings: top listings kept for later rounds
 //   fd_budget.hpp        FdBudget: how many descriptors the walk may hold
 //   dir_queue.hpp        DirQueue: the directories in the strategy's order

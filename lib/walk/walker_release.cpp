@@ -18,7 +18,7 @@ void Walker::drop_slot(DirNode* node) {
     unpin_base(node);
     DirSlot* slot = std::exchange(node->slot, nullptr);
     if (look_ahead_) {
-        slot->reset_look_ahead();
+        slot->ahead.reset();
     }
     slot->buffer.trim();
     pool_.give_slot(slot);

@@ -55,7 +55,7 @@ bool Walker::read_more() {
     // its entry by now; nothing is opened ahead from the next one.
     if (look_ahead_) {
         discard_unclaimed(current_);
-        current_->slot->ahead_done = true;
+        current_->slot->ahead.end_scan();
     }
     Request& request = current_->slot->request;
     request = Request{};
