@@ -141,8 +141,10 @@ const EntryView* Walker::next() {
     }
     descend_into_last_entry();
     stat_cache_.clear();
+    drop_upward_step();  // kept for the entry returned last only
     if (DirNode* parent = std::exchange(post_parent_, nullptr)) {
         --parent->pins;
+        keep_upward_step(parent);
         release_fd_if_unused(parent);
     }
     for (;;) {
@@ -274,6 +276,11 @@ void Walker::reserve_for_node() {
 }
 
 const EntryView* Walker::report_post_visit() {
+    // Closes queued since the last read go out now: a post-order stretch
+    // reads nothing that would send them, and the descriptor of a
+    // directory the caller deletes meanwhile pins its dentry, which every
+    // rmdir above it then walks to (shrink_dcache_parent).
+    flush_submissions();
     DirNode* node = post_ready_.back();
     post_ready_.pop_back();
     node->post_reported = true;
@@ -641,6 +648,7 @@ void Walker::end_of_walk() {
     // queued.  Finish them so that no descriptor outlives the walk's end,
     // and the closes their completions queue in turn (the last open of a
     // directory opened ahead and discarded lets its parent close).
+    drop_upward_step();
     drop_kept_listings();
     do {
         drop_finished();
@@ -657,6 +665,7 @@ void Walker::stop() noexcept {
     }
     stopped_ = true;
     look_ahead_ = false;  // what completes now only closes
+    drop_upward_step();
     queue_.cancel_pending();
     flush_submissions();
     while (queue_.outstanding() > 0) {
@@ -676,6 +685,7 @@ void Walker::stop() noexcept {
     post_ready_.clear();
     finished_ready_.clear();  // freed with every node
     post_parent_ = nullptr;  // freed with every node
+    post_parent_reopened_ = false;
 }
 
 WalkStats Walker::stats() const {

@@ -71,6 +71,7 @@
 //   fd_budget.hpp        FdBudget: how many descriptors the walk may hold
 //   dir_queue.hpp        DirQueue: the directories in the strategy's order
 //   entry_path.hpp       EntryPath: the path buffer entries point into
+//   upward_step.hpp      UpwardStep: post-order's way up a deep chain
 #pragma once
 
 #include "dir_node.hpp"
@@ -84,6 +85,7 @@
 #include "round_memory.hpp"
 #include "round_window.hpp"
 #include "sorted_dirents.hpp"
+#include "upward_step.hpp"
 #include "walk_options.hpp"
 
 #include <sys/stat.h>
@@ -116,6 +118,9 @@ struct WalkStats {
     std::uint64_t cache_misses = 0;  // directory opens the caches could not serve
     // Directories a round took from an earlier one's listings (kept_listings.hpp).
     std::uint64_t listings_reused = 0;
+    // Path components looked up to open again a directory whose descriptor
+    // was closed (entry_location(), stat()): linear in the tree, however deep.
+    std::uint64_t reopen_steps = 0;
 };
 
 class Walker {
@@ -222,7 +227,12 @@ private:
     int cached_stat(unsigned mask, bool follow, struct statx& out);
     int raw_stat(unsigned mask, bool follow, struct statx& out);
     int reopen_current();
-    int open_again(const DirNode* node);
+    // Sets *device to the device the descriptor is on, when asked.
+    int open_again(const DirNode* node, std::uint64_t* device = nullptr);
+    int open_post_parent();
+    int open_upward(const DirNode* node);
+    void keep_upward_step(DirNode* parent);
+    void drop_upward_step() noexcept;
     static bool is_same_directory(const DirNode& node, const struct statx& now);
     void open_in_steps(Request& request);
 
@@ -404,6 +414,11 @@ private:
     // The parent of a directory reported after its contents (post-order),
     // pinned until next() so that entry_location() can reach it.
     DirNode* post_parent_ = nullptr;
+    // Where post_parent_'s descriptor was opened again, its device, for
+    // upward_ (see upward_step.hpp).
+    bool post_parent_reopened_ = false;
+    std::uint64_t post_parent_device_ = 0;
+    UpwardStep upward_;
     bool descend_pending_ = false;
 
     // Looking ahead: on when asked for and possible (see the constructor).

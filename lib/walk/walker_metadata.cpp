@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <sys/sysmacros.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <new>
 #include <string>
@@ -36,7 +37,7 @@ int Walker::stat(unsigned mask, bool follow, struct statx& out) {
     return cached_stat(mask, follow, out);
 }
 
-int Walker::open_again(const DirNode* node) {
+int Walker::open_again(const DirNode* node, std::uint64_t* device) {
     // Relative to the nearest ancestor holding an fd, never through a link
     // the walk did not follow.
     DirNode* base = node->parent;
@@ -49,6 +50,7 @@ int Walker::open_again(const DirNode* node) {
     } catch (const std::bad_alloc&) {
         return -ENOMEM;
     }
+    stats_.reopen_steps += 1 + static_cast<std::uint64_t>(std::count(path.begin(), path.end(), '/'));
     Request request;
     request.op = Op::open_dir;
     request.fd = base ? base->fd : AT_FDCWD;
@@ -73,7 +75,84 @@ int Walker::open_again(const DirNode* node) {
         fds_.release();
         return -ENOENT;
     }
+    if (device) {
+        *device = makedev(identity.stx_dev_major, identity.stx_dev_minor);
+    }
     return fd;
+}
+
+int Walker::open_post_parent() {
+    std::uint64_t device = 0;
+    int fd = open_upward(post_parent_);
+    if (fd >= 0) {
+        device = upward_.device();  // ".." of a child on the same device
+    } else {
+        fd = open_again(post_parent_, &device);
+    }
+    drop_upward_step();
+    if (fd >= 0) {
+        post_parent_->fd = fd;
+        post_parent_reopened_ = true;
+        post_parent_device_ = device;
+    }
+    return fd;
+}
+
+int Walker::open_upward(const DirNode* node) {
+    if (!upward_.leads_to(node)) {
+        return -ENOENT;
+    }
+    Request request;
+    request.op = Op::open_dir;
+    request.fd = upward_.fd();
+    request.path = "..";
+    request.flags = O_NOFOLLOW;
+    ++stats_.reopen_steps;
+    IoQueue::run_now(request);
+    if (request.result < 0) {
+        return request.result;
+    }
+    int fd = request.result;
+    struct statx identity;
+    ++stats_.stats;
+    // The very directory that was read, on the child's device: not the
+    // leniency of is_same_directory() for mount points, since ".." of a
+    // child moved elsewhere may be any directory.
+    bool same = IoQueue::stat_now(fd, "", AT_EMPTY_PATH, STATX_INO, identity) == 0 &&
+                makedev(identity.stx_dev_major, identity.stx_dev_minor) == upward_.device() &&
+                identity.stx_ino == node->ino &&
+                (!node->identity_known || node->dev == upward_.device());
+    if (!same) {
+        IoQueue::close_now(fd);
+        return -ENOENT;
+    }
+    fds_.acquire();
+    return fd;
+}
+
+void Walker::keep_upward_step(DirNode* parent) {
+    // Only a descriptor the walk opened again for a post-order visit, whose
+    // device it knows, and only when nothing else will use it: the node
+    // is finished and its own post-order visit comes next.
+    if (!std::exchange(post_parent_reopened_, false) || parent->fd < 0 || !parent->parent ||
+        parent->pins > 0 || parent->live_children > 0 || parent->pending_opens > 0 ||
+        !parent->consumed) {
+        return;
+    }
+    idle_.remove(parent);
+    upward_.keep(std::exchange(parent->fd, -1), parent->parent, post_parent_device_);
+}
+
+void Walker::drop_upward_step() noexcept {
+    // Closed now, not queued: a descriptor of a directory deleted since
+    // pins its dentry, and every rmdir above it walks the dentries down to
+    // it (shrink_dcache_parent), so queued closes that wait made a deep
+    // -delete quadratic again.
+    int fd = upward_.take();
+    if (fd >= 0) {
+        IoQueue::close_now(fd);
+        fds_.release();
+    }
 }
 
 bool Walker::is_same_directory(const DirNode& node, const struct statx& now) {
@@ -103,12 +182,12 @@ int Walker::entry_location(int& dirfd, const char*& name) {
     if (post_parent_) {
         if (post_parent_->fd < 0) {
             // Pinned: the descriptor stays until next() unpins the node,
-            // which then closes it as any finished directory's.
-            int fd = open_again(post_parent_);
+            // which then keeps it for the parent's parent (upward_) or
+            // closes it as any finished directory's.
+            int fd = open_post_parent();
             if (fd < 0) {
                 return fd;
             }
-            post_parent_->fd = fd;
         }
         dirfd = post_parent_->fd;
         name = entry_.name.data();
