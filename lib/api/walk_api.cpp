@@ -8,6 +8,11 @@
 // nothing until something throws, so the hot path carries none of this.
 // Only std::exception is caught: the forced unwinding of a cancelled thread
 // must go on through.
+//
+// The engine answers stat() and entry_location() for the entry it returned
+// last and has none before the first or after the last: the walk's state
+// (WalkState) is kept here, so that those calls in any other state find no
+// entry instead of reaching into a directory that is gone.
 #include "../include/ioq.h"
 
 #include "../walk/mount_table.hpp"
@@ -15,6 +20,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -22,6 +28,15 @@
 #include <new>
 #include <string>
 #include <vector>
+
+// Where a walk is in its life; only on_entry has an entry to describe.
+enum class WalkState : unsigned char {
+    before_first,  // opened, next() not called yet
+    on_entry,      // next() returned an entry (or next_batch() a full batch)
+    ended,         // next() returned 0: the walk is over
+    stopped,       // ioq_walk_stop(): next() returns 0 from now on
+    failed,        // the engine threw: next() returns `error` from now on
+};
 
 struct ioq_walk {
     explicit ioq_walk(ioq::walk::WalkOptions options)
@@ -31,6 +46,7 @@ struct ioq_walk {
     unsigned stat_mask;
     ioq::walk::Walker walker;
     int error = 0;  // negative errno that ended the walk early, or 0
+    WalkState state = WalkState::before_first;
     // ioq_walk_next_batch: the batch's paths (and loop ancestors), each
     // NUL-terminated, and where each starts; reused from batch to batch,
     // so a walk allocates for its largest batch only.
@@ -43,8 +59,13 @@ struct ioq_walk {
             error = code;
         }
         walker.stop();
+        state = WalkState::failed;
         return error;
     }
+
+    bool has_entry() const { return state == WalkState::on_entry; }
+    // What next() returns once the walk is past its entries.
+    int result_after_end() const { return state == WalkState::failed ? error : 0; }
 };
 
 namespace {
@@ -149,6 +170,9 @@ int enum_value(const Enum& field) {
 extern "C" {
 
 void ioq_walk_options_init(struct ioq_walk_options* options) {
+    if (!options) {
+        return;
+    }
     *options = {};
     options->strategy = IOQ_STRATEGY_HYBRID;
     options->backend = IOQ_BACKEND_AUTO;
@@ -160,6 +184,13 @@ void ioq_walk_options_init(struct ioq_walk_options* options) {
 namespace {
 
 constexpr unsigned max_io_workers = 32;
+// Beyond this, more threads only contend (ioq.h documents the cap).
+constexpr int most_workers = 1024;
+// The walker narrows read_ahead to its descriptors; this only keeps the
+// queue's window arithmetic far from overflow.
+constexpr std::size_t most_read_ahead = std::size_t{1} << 20;
+// statx refuses this bit: refused at open rather than at every entry.
+constexpr unsigned reserved_stat_bits = 0x80000000u;
 
 } // namespace
 
@@ -174,9 +205,13 @@ int ioq_default_workers(void) {
 }
 
 int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
+    if (!walk) {
+        return -EINVAL;
+    }
     *walk = nullptr;
     if (!options || (options->root_count > 0 && !options->roots) || options->min_depth < 0 ||
-        options->max_depth < -1 || options->workers < -1) {
+        options->max_depth < -1 || options->workers < -1 ||
+        (options->stat_mask & reserved_stat_bits) != 0) {
         return -EINVAL;
     }
     int strategy = enum_value(options->strategy);
@@ -210,15 +245,15 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
         walk_options.min_depth = options->min_depth;
         walk_options.max_depth = options->max_depth < 0 ? INT_MAX : options->max_depth;
         walk_options.queue.backend = to_choice(options->backend);
-        walk_options.queue.workers =
-            static_cast<unsigned>(options->workers < 0 ? ioq_default_workers() : options->workers);
+        walk_options.queue.workers = static_cast<unsigned>(
+            options->workers < 0 ? ioq_default_workers() : std::min(options->workers, most_workers));
         if (options->workers < 0) {
             // Chosen for the CPUs, the workers may grow for a device that
             // keeps them waiting.
             walk_options.queue.max_workers = max_io_workers;
         }
         if (options->read_ahead > 0) {
-            walk_options.read_ahead = options->read_ahead;
+            walk_options.read_ahead = std::min(options->read_ahead, most_read_ahead);
         }
         *walk = new ioq_walk(std::move(walk_options));
         return 0;
@@ -230,6 +265,12 @@ int ioq_walk_open(ioq_walk** walk, const struct ioq_walk_options* options) {
 }
 
 int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
+    if (!walk || !entry) {
+        return -EINVAL;
+    }
+    if (walk->state != WalkState::before_first && walk->state != WalkState::on_entry) {
+        return walk->result_after_end();
+    }
     const ioq::walk::EntryView* next;
     try {
         next = walk->walker.next();
@@ -239,8 +280,10 @@ int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
         return walk->fail(-EIO);
     }
     if (!next) {
-        return walk->error;
+        walk->state = WalkState::ended;
+        return 0;
     }
+    walk->state = WalkState::on_entry;
     copy_entry(*next, *entry);
     entry->path = next->path.data();
     entry->name = next->name.data();
@@ -250,6 +293,14 @@ int ioq_walk_next(ioq_walk* walk, struct ioq_entry* entry) {
 
 int ioq_walk_next_batch(ioq_walk* walk, struct ioq_entry* entries, struct statx* stats,
                         size_t capacity) {
+    if (!walk || !entries || capacity == 0) {
+        return -EINVAL;
+    }
+    if (walk->state != WalkState::before_first && walk->state != WalkState::on_entry) {
+        return walk->result_after_end();
+    }
+    // The count must fit the int returned.
+    capacity = std::min<std::size_t>(capacity, INT_MAX);
     std::size_t count = 0;
     try {
         walk->batch_text.clear();
@@ -257,8 +308,11 @@ int ioq_walk_next_batch(ioq_walk* walk, struct ioq_entry* entries, struct statx*
         while (count < capacity) {
             const ioq::walk::EntryView* next = walk->walker.next();
             if (!next) {
+                // The engine is past its last entry: none left to describe.
+                walk->state = WalkState::ended;
                 break;
             }
+            walk->state = WalkState::on_entry;
             ioq_entry& entry = entries[count];
             copy_entry(*next, entry);
             walk->batch_offsets.push_back(walk->batch_text.size());
@@ -298,12 +352,15 @@ int ioq_walk_next_batch(ioq_walk* walk, struct ioq_entry* entries, struct statx*
         entry.loop_ancestor = ancestor == std::string::npos ? nullptr : text + ancestor;
     }
     if (count > 0) {
-        return static_cast<int>(std::min<std::size_t>(count, INT_MAX));
+        return static_cast<int>(count);
     }
-    return walk->error;
+    return walk->result_after_end();
 }
 
 void ioq_walk_prune(ioq_walk* walk) {
+    if (!walk || !walk->has_entry()) {
+        return;
+    }
     try {
         walk->walker.prune();
     } catch (const std::bad_alloc&) {
@@ -315,8 +372,22 @@ void ioq_walk_prune(ioq_walk* walk) {
 }
 
 int ioq_walk_entry_at(ioq_walk* walk, int* dirfd, const char** name) {
+    if (!walk || !dirfd || !name) {
+        return -EINVAL;
+    }
+    if (!walk->has_entry()) {
+        return -ENOENT;
+    }
     try {
-        return walk->walker.entry_location(*dirfd, *name);
+        // Set only on success: a failure leaves the caller's values.
+        int fd = -1;
+        const char* where = nullptr;
+        int result = walk->walker.entry_location(fd, where);
+        if (result == 0) {
+            *dirfd = fd;
+            *name = where;
+        }
+        return result;
     } catch (const std::bad_alloc&) {
         return -ENOMEM;
     } catch (const std::exception&) {
@@ -325,6 +396,12 @@ int ioq_walk_entry_at(ioq_walk* walk, int* dirfd, const char** name) {
 }
 
 int ioq_walk_stat(ioq_walk* walk, unsigned mask, int follow, struct statx* out) {
+    if (!walk || !out || (mask & reserved_stat_bits) != 0) {
+        return -EINVAL;
+    }
+    if (!walk->has_entry()) {
+        return -ENOENT;
+    }
     try {
         return walk->walker.stat(mask, follow != 0, *out);
     } catch (const std::bad_alloc&) {
@@ -334,22 +411,33 @@ int ioq_walk_stat(ioq_walk* walk, unsigned mask, int follow, struct statx* out) 
     }
 }
 
-void ioq_walk_stop(ioq_walk* walk) { walk->walker.stop(); }
+void ioq_walk_stop(ioq_walk* walk) {
+    if (!walk) {
+        return;
+    }
+    walk->walker.stop();
+    if (walk->state != WalkState::failed) {
+        walk->state = WalkState::stopped;
+    }
+}
 
 void ioq_walk_get_stats(const ioq_walk* walk, struct ioq_walk_stats* stats) {
-    *stats = to_public(walk->walker.stats());
+    if (!stats) {
+        return;
+    }
+    *stats = walk ? to_public(walk->walker.stats()) : ioq_walk_stats{};
 }
 
 void ioq_walk_close(ioq_walk* walk) { delete walk; }
 
 const char* ioq_backend_name(enum ioq_backend backend) {
-    switch (backend) {
+    switch (enum_value(backend)) {
     case IOQ_BACKEND_URING: return "io_uring";
     case IOQ_BACKEND_THREADS: return "threads";
     case IOQ_BACKEND_INLINE: return "inline";
-    case IOQ_BACKEND_AUTO: break;
+    case IOQ_BACKEND_AUTO: return "auto";
+    default: return "unknown";
     }
-    return "auto";
 }
 
 int ioq_backend_available(enum ioq_backend kind) {

@@ -26,6 +26,24 @@
  * used by one thread at a time; distinct walks are independent.  After fork()
  * only the parent may go on using a walk that had started worker threads.
  *
+ * Every function has a defined result for every argument and call order.
+ * A walk is in one of these states; only "on an entry" has an entry for
+ * ioq_walk_stat(), ioq_walk_entry_at() and ioq_walk_prune() to act on:
+ *
+ *   state          entered by                  next   stat, entry_at  prune
+ *   before first   ioq_walk_open()             entry  -ENOENT         nothing
+ *   on an entry    next() returned 1, or a     entry  the entry       prunes
+ *                  full next_batch()
+ *   ended          next() returned 0, or a     0      -ENOENT         nothing
+ *                  batch cut short by the end
+ *   stopped        ioq_walk_stop()             0      -ENOENT         nothing
+ *   failed         next() returned -errno      -errno -ENOENT         nothing
+ *
+ * (next_batch() returns what next() does in each.)  A NULL walk or a NULL
+ * pointer argument is -EINVAL, or nothing for the functions that return
+ * nothing.  Using a walk after ioq_walk_close() is the caller's bug, as a
+ * pointer after free() is: nothing can detect it.
+ *
  * A walk may raise the soft RLIMIT_NOFILE to the hard limit, and before its
  * first worker starts it grows the process's descriptor table to 1024 slots
  * (within the limit): a table shared by threads waits for an RCU grace
@@ -96,10 +114,12 @@ struct ioq_walk_options {
     int workers;     /* worker threads; -1 chooses from the CPUs this process may use, and
                       * lets the walk add up to 32 while it waits for a disk (long waits
                       * after which the process has read blocks: getrusage's ru_inblock,
-                      * which counts the whole process's reads); 0 none */
+                      * which counts the whole process's reads); 0 none; more than
+                      * 1024 is taken as 1024 */
     int min_depth;   /* entries shallower than this are walked but not returned */
     int max_depth;   /* entries deeper than this are not visited; -1 for no limit */
-    size_t read_ahead; /* directories opened ahead of the one being read; 0 for the default */
+    size_t read_ahead; /* directories opened ahead of the one being read; 0 for the default;
+                        * the walk narrows it to the descriptors it may hold */
     int post_order;  /* non-zero: a directory is returned after its contents (find -depth) */
     enum ioq_symlinks symlinks;
     int same_device; /* non-zero: do not descend into other filesystems (find -xdev) */
@@ -109,7 +129,7 @@ struct ioq_walk_options {
                            * not the strategy's (for consumers that only aggregate) */
     unsigned stat_mask; /* STATX_* fields the workers fetch for every entry as they read
                          * each directory (ioq_walk_stat() then costs no call); 0 for
-                         * metadata only on request.  Unless links are followed, the
+                         * metadata only on request.  STATX__RESERVED is -EINVAL.  Unless links are followed, the
                          * workers then close each directory once read; metadata asked
                          * beyond stat_mask opens it again (see names_only) */
     int hold_directories; /* non-zero: each directory stays open while its entries are
@@ -135,7 +155,7 @@ struct ioq_walk_options {
                       * opened for nothing; it is never returned. */
 };
 
-/* Fills options with the defaults: no roots, IOQ_STRATEGY_HYBRID,
+/* Fills options with the defaults (nothing when options is NULL): no roots, IOQ_STRATEGY_HYBRID,
  * IOQ_BACKEND_AUTO, workers -1 (automatic), min_depth 0, max_depth -1 (no
  * limit), read_ahead 0 (the walk's default), IOQ_SYMLINKS_PHYSICAL,
  * stat_mask 0, and every flag (post_order, same_device, sort_names,
@@ -161,8 +181,11 @@ struct ioq_entry {
     size_t root;          /* index in ioq_walk_options.roots of its starting point */
 };
 
-/* Creates a walk.  Returns 0 and sets *walk, or a negative errno
- * (-EINVAL for bad options, -ENOMEM). */
+/* Creates a walk.  Returns 0 and sets *walk, or a negative errno and sets
+ * *walk to NULL: -EINVAL for a NULL walk (then nothing is set) or options,
+ * roots NULL with a root_count, a NULL root, min_depth < 0, max_depth < -1,
+ * workers < -1, an enum outside its values, stat_mask with STATX__RESERVED;
+ * -ENOMEM. */
 IOQ_API int ioq_walk_open(ioq_walk **walk, const struct ioq_walk_options *options);
 
 /* Fills *entry with the next entry.  Returns 1, or 0 when the walk is over,
@@ -170,7 +193,9 @@ IOQ_API int ioq_walk_open(ioq_walk **walk, const struct ioq_walk_options *option
  * the walk is then stopped, its descriptors closed, and every later call
  * returns the same error.  Entries returned before it were correct and none
  * is returned twice, but some were never reached, so the walk is incomplete.
- * (Failures at a path are entries with error set; they do not end the walk.) */
+ * (Failures at a path are entries with error set; they do not end the walk.)
+ * After the end, or ioq_walk_stop(), every call returns 0 again.  -EINVAL
+ * when walk or entry is NULL (the walk does not move). */
 IOQ_API int ioq_walk_next(ioq_walk *walk, struct ioq_entry *entry);
 
 /* Up to capacity entries at once, into entries[0..n-1]; returns n (> 0), 0
@@ -185,17 +210,24 @@ IOQ_API int ioq_walk_next(ioq_walk *walk, struct ioq_entry *entry);
  * into: to prune, use ioq_walk_next().  ioq_walk_stat(), ioq_walk_prune()
  * and ioq_walk_entry_at() refer to the batch's last entry.  For consumers
  * that hand entries to other threads or aggregate: one call per batch
- * instead of one per entry. */
+ * instead of one per entry.  A batch shorter than capacity reached the end:
+ * the walk is then ended, and ioq_walk_stat() and ioq_walk_entry_at() find
+ * no entry (-ENOENT).  -EINVAL when walk or entries is NULL or capacity is 0;
+ * a capacity above INT_MAX is taken as INT_MAX. */
 IOQ_API int ioq_walk_next_batch(ioq_walk *walk, struct ioq_entry *entries, struct statx *stats,
                                 size_t capacity);
 
 /* Do not descend into the directory just returned by ioq_walk_next().  If
  * that cannot be remembered (memory ran out), the walk ends: the next call
- * to ioq_walk_next() returns -ENOMEM. */
+ * to ioq_walk_next() returns -ENOMEM.  No effect when walk is NULL or the
+ * walk is on no entry (before the first, after the end or a stop). */
 IOQ_API void ioq_walk_prune(ioq_walk *walk);
 
 /* Metadata of the entry just returned: mask is a set of STATX_* fields; a
- * symbolic link is followed when follow is non-zero.  Returns 0 or -errno. */
+ * symbolic link is followed when follow is non-zero.  Returns 0 or -errno:
+ * -EINVAL when walk or out is NULL or mask has STATX__RESERVED; -ENOENT
+ * when the walk is on no entry (before the first, after the end or a
+ * stop); an error entry's own error. */
 IOQ_API int ioq_walk_stat(ioq_walk *walk, unsigned mask, int follow, struct statx *out);
 
 /* Where the entry just returned is, for the *at() system calls: sets *dirfd
@@ -205,12 +237,16 @@ IOQ_API int ioq_walk_stat(ioq_walk *walk, unsigned mask, int follow, struct stat
  * link the walk did not follow, even if a directory on the path was replaced
  * by one since it was read, and work at any depth (no PATH_MAX limit).  The
  * descriptor belongs to the walk and stays valid until the next call to
- * ioq_walk_next(); do not close it.  Returns 0, or -errno (-ENOENT when the
- * directory was replaced since it was read). */
+ * ioq_walk_next(); do not close it.  Returns 0, or -errno, leaving *dirfd
+ * and *name as they were: -ENOENT when the directory was replaced since it
+ * was read, or when the walk is on no entry (before the first, after the
+ * end or a stop); -EINVAL when walk, dirfd or name is NULL. */
 IOQ_API int ioq_walk_entry_at(ioq_walk *walk, int *dirfd, const char **name);
 
 /* Ends the walk at once: queued work is cancelled, descriptors are closed,
- * and ioq_walk_next() returns 0 from now on. */
+ * and ioq_walk_next() returns 0 from now on (a walk that failed keeps
+ * returning its error).  Stopping again, or after the end, does nothing
+ * more; a NULL walk is ignored. */
 IOQ_API void ioq_walk_stop(ioq_walk *walk);
 
 struct ioq_walk_stats {
@@ -241,13 +277,15 @@ struct ioq_walk_stats {
     uint64_t reserved[5];  /* 0: room for counters to come, so that the size stays */
 };
 
-/* Reads the walk's counters so far. */
+/* Reads the walk's counters so far, in any state; all 0 when walk is NULL.
+ * Nothing when stats is NULL. */
 IOQ_API void ioq_walk_get_stats(const ioq_walk *walk, struct ioq_walk_stats *stats);
 
-/* Stops the walk if needed and frees it. */
+/* Stops the walk if needed and frees it; a NULL walk is ignored.  The walk
+ * must not be used afterwards (see the top of this file). */
 IOQ_API void ioq_walk_close(ioq_walk *walk);
 
-/* "io_uring", "threads", "inline" or "auto". */
+/* "io_uring", "threads", "inline" or "auto"; "unknown" for any other value. */
 IOQ_API const char *ioq_backend_name(enum ioq_backend backend);
 
 /* The number of worker threads IOQ's automatic choice gives this process. */

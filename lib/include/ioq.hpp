@@ -5,6 +5,11 @@
 //         if (!entry.error()) std::cout << entry.path() << '\n';
 //     }
 //
+// Every call is defined in every state, as in ioq.h: a Walk whose open
+// failed is inert (next() nullptr; stat() and entry_at() -EINVAL; prune()
+// and stop() nothing).  Dereferencing an iterator at end() is the caller's
+// bug, as for any range.
+//
 // Nothing here throws on the hot path; construction, and a walk that cannot
 // go on (out of memory), report failure through error() instead of
 // exceptions, so callers built without exceptions can use it too:

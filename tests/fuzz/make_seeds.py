@@ -7,6 +7,7 @@
                                   --> corpus/perm/seed-NN-...    (-perm modes)
     cli/command/primary_names.cpp words   --> dict/parse.dict            (libFuzzer -dict=)
     the lists below               --> dict/{printf,date,perm}.dict
+    call sequences below          --> corpus/walk_api/seed-*, dict/walk_api.dict
 
 Seeds are real command lines, so that the fuzzer starts from what people
 type; a few hand-written ones add corners the suite does not reach (huge
@@ -131,9 +132,40 @@ def write_dict(name: str, words: list[str]) -> None:
     with open(os.path.join(directory, name + ".dict"), "w") as f:
         f.write("# Written by make_seeds.py.\n")
         for word in dict.fromkeys(words):
-            escaped = "".join(c if c.isprintable() and c not in '"\\' else f"\\x{ord(c):02x}"
+            escaped = "".join(c if c.isprintable() and c < "\x80" and c not in '"\\' else f"\\x{ord(c):02x}"
                               for c in word)
             f.write(f'"{escaped}"\n')
+
+
+# walk_api: 8 bytes of options (roots, strategy, backend and workers,
+# depths, flags, symlinks, stat_mask and read_ahead, open), then pairs of
+# (call, argument) as fuzz_walk_api.cpp reads them.
+WALK_BACKENDS = {"inline": 0x03, "threads": 0x20, "uring": 0x25}
+NEXT, BATCH, STAT, ENTRY_AT, PRUNE, STOP, GET_STATS, NAMES, NO_ENTRY = 0, 2, 3, 4, 5, 6, 7, 8, 9
+WALK_CALLS = {
+    "end-then-stat": [(NEXT, 1)] * 20 + [(STAT, 0), (STAT, 1), (ENTRY_AT, 0), (NEXT, 1),
+                                         (NO_ENTRY, 0)],
+    "before-first": [(STAT, 0), (ENTRY_AT, 0), (PRUNE, 0), (NEXT, 1), (STAT, 1),
+                     (ENTRY_AT, 0), (PRUNE, 0), (NEXT, 1)],
+    "stop-then-stat": [(NEXT, 1)] * 3 + [(STOP, 0), (STAT, 0), (ENTRY_AT, 0), (NEXT, 1),
+                                         (STOP, 0), (BATCH, 4)],
+    "short-batch": [(BATCH, 4)] * 6 + [(STAT, 0), (ENTRY_AT, 0), (BATCH, 20)],
+    "nulls": [(NEXT, 0), (BATCH, 8), (BATCH, 0), (STAT, 4), (STAT, 16), (STAT, 2),
+              (ENTRY_AT, 1), (ENTRY_AT, 2), (ENTRY_AT, 4), (PRUNE, 1), (STOP, 4),
+              (GET_STATS, 1), (GET_STATS, 2), (NAMES, 0xff), (NEXT, 1)],
+}
+
+
+def walk_api_seeds() -> list[tuple[str, bytes]]:
+    seeds = []
+    for backend, backend_byte in WALK_BACKENDS.items():
+        for calls_name, calls in WALK_CALLS.items():
+            for post_order in (0, 1):
+                options = bytes([1, 4, backend_byte, 9, post_order, 0, 0, 0])
+                body = bytes(b for call in calls for b in call)
+                order = "-depth" if post_order else ""
+                seeds.append((f"{backend}-{calls_name}{order}", options + body))
+    return seeds
 
 
 def numbered(values: list[str]) -> list[tuple[str, bytes]]:
@@ -212,12 +244,15 @@ def main() -> None:
 
     # parse: each word as a whole argument (NUL-terminated, as the target
     # splits its input).
-    with open(os.path.join(HERE, "..", "..", "cli", "primary_names.cpp")) as f:
+    with open(os.path.join(HERE, "..", "..", "cli", "command", "primary_names.cpp")) as f:
         names = re.findall(r'\{"(-[^"]+)"', f.read())
     write_dict("parse", [w + "\0" for w in names + LEADING_WORDS])
     write_dict("printf", DICT_PRINTF)
     write_dict("date", DICT_DATE)
     write_dict("perm", DICT_PERM)
+    write_corpus("walk_api", walk_api_seeds())
+    write_dict("walk_api", ["".join(chr(b) for b in call) for calls in WALK_CALLS.values()
+                            for call in calls])
 
 
 if __name__ == "__main__":

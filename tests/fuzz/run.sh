@@ -5,8 +5,8 @@
 #   tests/fuzz/run.sh parse 600
 #   tests/fuzz/run.sh printf 60 -jobs=2 -workers=2
 #
-# TARGET is parse, printf, date or perm (or fuzz_parse, ...).  build-fuzz is
-# set up if missing (clang, address and undefined-behaviour sanitizers,
+# TARGET is parse, printf, date, perm or walk_api (or fuzz_parse, ...).
+# build-fuzz is set up if missing (clang, address and undefined-behaviour sanitizers,
 # -Dfuzzing=true) and the target rebuilt.  The fuzzer reads the committed
 # seeds in tests/fuzz/corpus/TARGET/ but never writes there: what it finds
 # goes to build-fuzz/fuzz/TARGET/corpus/, which later runs start from, and
@@ -26,9 +26,9 @@ target=${1#fuzz_}
 seconds=$2
 shift 2
 case $target in
-parse | printf | date | perm) ;;
+parse | printf | date | perm | walk_api) ;;
 *)
-    echo "run.sh: unknown target '$target' (parse, printf, date, perm)" >&2
+    echo "run.sh: unknown target '$target' (parse, printf, date, perm, walk_api)" >&2
     exit 2
     ;;
 esac
