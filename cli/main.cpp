@@ -120,6 +120,16 @@ void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {
     ufind::report_path_error(entry.path(), entry.error());
 }
 
+// Under -L a link the walk could not follow is still evaluated as the link;
+// find says why unless it is simply broken (ENOENT): a target through a
+// regular file (ENOTDIR) is an error.
+void report_unfollowable_link(ufind::EvalContext& context) {
+    int error = context.link_target_error();
+    if (error != 0 && error != ENOENT) {
+        ufind::report_path_error(context.entry->path(), error);
+    }
+}
+
 // How -print shows paths: null when as raw bytes (a pipe or a file).
 std::unique_ptr<ufind::PathDisplay> make_display(const ufind::Command& command) {
     using ColorMode = ufind::Command::ColorMode;
@@ -199,6 +209,10 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
             continue;
         }
         context.begin_entry(*entry);
+        if (command.symlinks == IOQ_SYMLINKS_LOGICAL && entry->depth() > 0 &&
+            entry->type() == IOQ_TYPE_SYMLINK) {
+            report_unfollowable_link(context);
+        }
         context.root = root_names[entry->root()];
         ufind::evaluate(*command.expr, context);
         if (context.quit) {

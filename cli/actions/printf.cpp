@@ -529,15 +529,10 @@ public:
         if (result == 0 && S_ISLNK(buf.stx_mode)) {
             // Under -H/-L libioq answers a dangling link's followed stat
             // with the link itself; ask the kernel to be sure.
-            int dirfd = AT_FDCWD;
-            const char* name = nullptr;
-            if (int error = context_.locate(dirfd, name)) {
-                result = -error;
-            } else {
-                result = ::statx(dirfd, name, 0, STATX_TYPE, &buf) == 0 ? 0 : -errno;
-            }
+            result = -context_.link_target_error();
         }
-        if (result == -ENOENT) return 'N';
+        // A target through a regular file is as missing as no target.
+        if (result == -ENOENT || result == -ENOTDIR) return 'N';
         if (result == -ELOOP) return 'L';
         if (result < 0) return '?';
         return type_letter(buf.stx_mode);
