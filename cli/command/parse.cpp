@@ -259,8 +259,7 @@ private:
                 command_.debug_stats = true;
             } else if (flag == "help") {
                 // As find: the list on standard output, and no search.
-                print_debug_flags();
-                throw EarlyExit{0};
+                throw EarlyExit{print_debug_flags()};
             } else if (flag != "exec" && flag != "opt" && flag != "rates" && flag != "search" &&
                        flag != "stat" && flag != "time" && flag != "tree") {
                 report_note("Ignoring unrecognised debug flag " + quote_path(flag));
@@ -554,12 +553,10 @@ private:
             return std::make_unique<Expr>(ExprKind::test_true);
         }
         if (name == "-help" || name == "--help") {
-            print_help();
-            throw EarlyExit{0};
+            throw EarlyExit{print_help()};
         }
         if (name == "-version" || name == "--version") {
-            print_version();
-            throw EarlyExit{0};
+            throw EarlyExit{print_version()};
         }
         if (name == "-color" || name == "-nocolor") {
             command_.color = name == "-color" ? Command::ColorMode::always : Command::ColorMode::never;
