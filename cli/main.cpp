@@ -39,6 +39,7 @@
 #include "output/status_line.hpp"
 #include "output/walk_report.hpp"
 #include "system/diagnostics.hpp"
+#include "system/process_limit.hpp"
 #include "system/user_locale.hpp"
 
 #include <ioq.hpp>
@@ -172,6 +173,9 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     // -jN counts every thread, the walk loop's included, as bfs does.
     if (command.threads >= 0) {
         options.workers = command.threads > 1 ? command.threads - 1 : 0;
+    }
+    if (command.runs_commands) {
+        options.workers = ufind::workers_within_process_limit(options.workers);
     }
     std::vector<std::string> root_names = command.roots;
     if (!command.files0_from.empty() && !read_files0_from(command.files0_from, root_names)) {

@@ -486,6 +486,7 @@ private:
             if (name == "-delete" || name == "-exec" || name == "-execdir" || name == "-ok" ||
                 name == "-okdir") {
                 command_.changes_tree = true;
+                command_.runs_commands |= name != "-delete";
             }
             ParseContext context(args_, pos_, command_, state_, name);
             node = primary(ExprKind::primary);

@@ -7,6 +7,14 @@ as find's do (a program using select() breaks above FD_SETSIZE).  Under
 `ulimit -Sn 64` (hard limit left high), `sh -c 'ulimit -Sn'` run by -exec,
 -exec +, -execdir, -execdir +, -ok and -okdir must print 64, as under find.
 
+RLIMIT_NPROC: threads count against the same per-user allowance as
+processes, so the walk's worker threads must leave room for the commands.
+As nobody (the limit does not bind real root) under `ulimit -u 4`, `-exec
+true` on a tree wide enough to start workers must run every command with
+nothing on stderr and exit 0, as find does, with -j3 and -j8 asked for and
+by default, on every backend.  Skipped when not run as root (another user's
+own processes would count against the allowance).
+
 Usage: child_limits.py --ufind PATH [-v] [--filter SUBSTR]
 """
 
@@ -21,7 +29,9 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import safety_common as common  # noqa: E402
 
+NOBODY = 65534
 SOFT_DESCRIPTORS = 64
+PROCESSES = 4
 
 SHOW_LIMIT = ["sh", "-c", "ulimit -Sn"]
 SPAWNING_ACTIONS = {
@@ -45,6 +55,13 @@ def build(scratch: str) -> None:
 def soft_descriptor_limit() -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (SOFT_DESCRIPTORS, hard))
+
+
+def as_nobody_with_few_processes() -> None:
+    os.setgroups([])
+    os.setgid(NOBODY)
+    os.setuid(NOBODY)
+    resource.setrlimit(resource.RLIMIT_NPROC, (PROCESSES, PROCESSES))
 
 
 def run_with_answers(argv: list[str], cwd: str, env: dict[str, str],
@@ -83,9 +100,40 @@ def check_descriptor_limits(begun: common.Start, scratch: str) -> None:
             report.check(f"{name} [{backend}]", problems)
 
 
+def check_process_limit(begun: common.Start, scratch: str) -> None:
+    ufind, report = begun.ufind, begun.report
+    name = "exec_runs_every_command_under_a_tight_process_limit"
+    if begun.filter not in name:
+        return
+    if os.geteuid() != 0:
+        report.skip(name, "needs root to run as nobody")
+        return
+    args = ["wide", "-name", "file", "-exec", "true", ";", "-print"]
+    find = common.run([common.FIND] + args, cwd=scratch, preexec=as_nobody_with_few_processes)
+    expected = sorted(find.stdout.split(b"\n"))
+    if find.status != 0 or len(expected) != 41:
+        report.check(f"{name} (oracle)", [f"find: status {find.status}, "
+                                          f"{common.escape(find.stderr)[:200]}"])
+        return
+    for backend in common.BACKENDS:
+        for jobs in ([], ["-j3"], ["-j8"]):
+            env = common.base_env(IOQ_INLINE_DIRECTORIES="4", IOQ_BACKEND=backend)
+            outcome = common.run([ufind] + jobs + args, cwd=scratch, env=env,
+                                 preexec=as_nobody_with_few_processes)
+            problems = []
+            if outcome.status != 0:
+                problems.append(f"exit status {outcome.status}")
+            if outcome.stderr:
+                problems.append(f"stderr: {common.escape(outcome.stderr)[:300]}")
+            if sorted(outcome.stdout.split(b"\n")) != expected:
+                problems.append("commands failed: other paths printed than find's")
+            report.check(f"{name} [{backend}{' ' if jobs else ''}{' '.join(jobs)}]", problems)
+
+
 def run_tests(begun: common.Start, scratch: str) -> None:
     build(scratch)
     check_descriptor_limits(begun, scratch)
+    check_process_limit(begun, scratch)
 
 
 def main() -> int:
