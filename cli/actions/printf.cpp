@@ -228,11 +228,16 @@ char type_letter(unsigned mode) {
     }
 }
 
-// %h: the path without its last component and trailing slashes; "." when
-// there is no directory part.
+// %h: the path without its trailing slashes and last component ("." when
+// none), except that a path of one character and slashes (".//", "a//",
+// "//") loses only its last slash, as find 4.9 prints it ("./", "a/", "/").
 std::string_view dir_name(std::string_view path) {
-    while (path.size() > 1 && path.back() == '/') {
-        path.remove_suffix(1);
+    std::string_view trimmed = path;
+    while (!trimmed.empty() && trimmed.back() == '/') {
+        trimmed.remove_suffix(1);
+    }
+    if (trimmed.size() > 1) {
+        path = trimmed;
     }
     std::size_t slash = path.rfind('/');
     if (slash == std::string_view::npos) {

@@ -458,6 +458,14 @@ for suffix, label in (("//", "two"), ("///", "three")):
          "-execdir", "echo", "{}", ";")
 case("printf_mindepth_starting_points", "ROOT/a", "ROOT/e", "-mindepth", "1",
      "-printf", "%H %P\\n")
+# %h, %f and %p of starting points with trailing slashes: find keeps all
+# but one slash of a one-character name's (".//" has %h "./").
+case("printf_h_f_p_one_character_starting_points_with_slashes", ".", "./", ".//", "..",
+     "..//", "/", "//", "///", "-maxdepth", "0", "-printf", "[%h][%f][%p]\\n")
+case("printf_h_f_p_starting_points_with_slashes", "ROOT/", "ROOT//", "ROOT/a/", "ROOT/a//",
+     "ROOT/a/.//", "-maxdepth", "0", "-printf", "[%h][%f][%p][%P]\\n")
+case("printf_h_f_p_below_starting_points_with_slashes", "ROOT/a//", "ROOT/a/.//",
+     "-maxdepth", "1", "-printf", "[%h][%f][%p][%P]\\n")
 case("printf_follow_types", "-L", "ROOT/links", "-printf", "%y %Y %p\\n")
 case("printf_type_letters", "ROOT", "-printf", "%y%Y %p\\n")
 case("printf_link_targets", "ROOT/meta", "-printf", "%p -> %l\\n")
