@@ -44,6 +44,7 @@
 
 #include <ioq.hpp>
 
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <fcntl.h>
@@ -98,11 +99,14 @@ bool read_files0_from(const std::string& source, std::vector<std::string>& roots
     return true;
 }
 
-// "ufind: memory exhausted", GNU find's words, written without allocating:
-// it must get out when memory has run out.
+// "PROGRAM: memory exhausted", GNU find's words, written without
+// allocating: it must get out when memory has run out.
 void report_memory_exhausted() {
-    static constexpr char message[] = "ufind: memory exhausted\n";
-    ssize_t written = ::write(STDERR_FILENO, message, sizeof message - 1);
+    static constexpr char message[] = ": memory exhausted\n";
+    std::string_view name = ufind::program_name();
+    iovec parts[2] = {{const_cast<char*>(name.data()), name.size()},
+                      {const_cast<char*>(message), sizeof message - 1}};
+    ssize_t written = ::writev(STDERR_FILENO, parts, 2);
     (void)written;
 }
 
@@ -254,6 +258,7 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
 int main(int argc, char** argv) {
     ufind::PhaseTimes times;
     times.start = ufind::monotonic_ns();
+    ufind::set_program_name(argc > 0 ? argv[0] : nullptr);
     ufind::use_the_users_locale();
     try {
         std::vector<std::string> args(argv + 1, argv + argc);

@@ -213,7 +213,7 @@ private:
             } else if (arg == "-D") {
                 ++pos_;
                 if (at_end()) {
-                    fail("missing argument to `-D'");
+                    fail("Missing argument after the -D option.");
                 }
                 parse_debug_flags(advance());
             } else if (arg.starts_with("-O")) {
