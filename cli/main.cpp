@@ -125,14 +125,18 @@ void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {
     ufind::report_path_error(entry.path(), entry.error());
 }
 
-// Under -L a link the walk could not follow is still evaluated as the link;
+// A link the walk could not follow under -H or -L comes as the link itself.
 // find says why unless it is simply broken (ENOENT): a target through a
-// regular file (ENOTDIR) is an error.
-void report_unfollowable_link(ufind::EvalContext& context) {
+// regular file (ENOTDIR) is an error.  Below the starting points the link
+// is still evaluated, as find does; a starting point is left out.  Whether
+// to evaluate the entry.
+bool check_unfollowed_link(ufind::EvalContext& context) {
     int error = context.link_target_error();
-    if (error != 0 && error != ENOENT) {
-        ufind::report_path_error(context.entry->path(), error);
+    if (error == 0 || error == ENOENT) {
+        return true;
     }
+    ufind::report_path_error(context.entry->path(), error);
+    return context.entry->depth() > 0;
 }
 
 // How -print shows paths: null when as raw bytes (a pipe or a file).
@@ -217,9 +221,9 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
             continue;
         }
         context.begin_entry(*entry);
-        if (command.symlinks == IOQ_SYMLINKS_LOGICAL && entry->depth() > 0 &&
-            entry->type() == IOQ_TYPE_SYMLINK) {
-            report_unfollowable_link(context);
+        if (entry->type() == IOQ_TYPE_SYMLINK && context.follows_links() &&
+            !check_unfollowed_link(context)) {
+            continue;
         }
         context.root = root_names[entry->root()];
         ufind::evaluate(*command.expr, context);

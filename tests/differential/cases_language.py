@@ -622,6 +622,9 @@ case("printf_Y_link_through_file_is_N", "ROOT/notdir", "-printf", "%Y %p\\n")
 case("L_type_l_link_through_file_is_an_error", "-L", "ROOT/notdir", "-type", "l")
 case("L_printf_Y_link_through_file", "-L", "ROOT/notdir", "-printf", "%Y %p\\n")
 case("L_xtype_l_link_through_file", "-L", "ROOT/notdir", "-xtype", "l")
+for mode in ("-P", "-H", "-L"):
+    case(f"starting_point_link_through_file{mode}", mode, "ROOT/notdir/through_file",
+         "-printf", "%y %Y %p\\n")
 case("printf_Y_loops_are_L", "ROOT/links", "-printf", "%Y %p\\n")
 case("xtype_l_loops_are_errors", "ROOT/links", "-xtype", "l")
 case("follow_L_loop_with_size", "-L", "ROOT/links", "-size", "+0")
