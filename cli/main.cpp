@@ -39,10 +39,12 @@
 #include "output/status_line.hpp"
 #include "output/walk_report.hpp"
 #include "system/diagnostics.hpp"
+#include "system/process_limit.hpp"
 #include "system/user_locale.hpp"
 
 #include <ioq.hpp>
 
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <fcntl.h>
@@ -97,11 +99,14 @@ bool read_files0_from(const std::string& source, std::vector<std::string>& roots
     return true;
 }
 
-// "ufind: memory exhausted", GNU find's words, written without allocating:
-// it must get out when memory has run out.
+// "PROGRAM: memory exhausted", GNU find's words, written without
+// allocating: it must get out when memory has run out.
 void report_memory_exhausted() {
-    static constexpr char message[] = "ufind: memory exhausted\n";
-    ssize_t written = ::write(STDERR_FILENO, message, sizeof message - 1);
+    static constexpr char message[] = ": memory exhausted\n";
+    std::string_view name = ufind::program_name();
+    iovec parts[2] = {{const_cast<char*>(name.data()), name.size()},
+                      {const_cast<char*>(message), sizeof message - 1}};
+    ssize_t written = ::writev(STDERR_FILENO, parts, 2);
     (void)written;
 }
 
@@ -118,6 +123,20 @@ void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {
         return;
     }
     ufind::report_path_error(entry.path(), entry.error());
+}
+
+// A link the walk could not follow under -H or -L comes as the link itself.
+// find says why unless it is simply broken (ENOENT): a target through a
+// regular file (ENOTDIR) is an error.  Below the starting points the link
+// is still evaluated, as find does; a starting point is left out.  Whether
+// to evaluate the entry.
+bool check_unfollowed_link(ufind::EvalContext& context) {
+    int error = context.link_target_error();
+    if (error == 0 || error == ENOENT) {
+        return true;
+    }
+    ufind::report_path_error(context.entry->path(), error);
+    return context.entry->depth() > 0;
 }
 
 // How -print shows paths: null when as raw bytes (a pipe or a file).
@@ -163,6 +182,9 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     if (command.threads >= 0) {
         options.workers = command.threads > 1 ? command.threads - 1 : 0;
     }
+    if (command.runs_commands) {
+        options.workers = ufind::workers_within_process_limit(options.workers);
+    }
     std::vector<std::string> root_names = command.roots;
     if (!command.files0_from.empty() && !read_files0_from(command.files0_from, root_names)) {
         return 1;
@@ -199,6 +221,10 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
             continue;
         }
         context.begin_entry(*entry);
+        if (entry->type() == IOQ_TYPE_SYMLINK && context.follows_links() &&
+            !check_unfollowed_link(context)) {
+            continue;
+        }
         context.root = root_names[entry->root()];
         ufind::evaluate(*command.expr, context);
         if (context.quit) {
@@ -236,6 +262,7 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
 int main(int argc, char** argv) {
     ufind::PhaseTimes times;
     times.start = ufind::monotonic_ns();
+    ufind::set_program_name(argc > 0 ? argv[0] : nullptr);
     ufind::use_the_users_locale();
     try {
         std::vector<std::string> args(argv + 1, argv + argc);

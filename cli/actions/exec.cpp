@@ -6,7 +6,6 @@
 #include "values/path_parts.hpp"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,11 +96,11 @@ public:
         }
         name_.clear();
     }
-    void add_to(posix_spawn_file_actions_t& actions) const {
+    void add_to(ChildSetup& setup) const {
         if (fd_ >= 0) {
-            ::posix_spawn_file_actions_addfchdir_np(&actions, fd_);
+            setup.directory_fd = fd_;
         } else {
-            ::posix_spawn_file_actions_addchdir_np(&actions, name_.c_str());
+            setup.directory = name_.c_str();
         }
     }
 
@@ -243,18 +242,14 @@ private:
             argv_.push_back(arg.data());
         }
         argv_.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        ::posix_spawn_file_actions_init(&actions);
+        ChildSetup setup;
         if (mode_ == ExecMode::execdir || mode_ == ExecMode::okdir) {
-            child_directory_.add_to(actions);
+            child_directory_.add_to(setup);
         }
-        if (mode_ == ExecMode::ok || mode_ == ExecMode::okdir) {
-            // The answers come from stdin; the command must not eat them.
-            ::posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-        }
+        // The answers come from stdin; the command must not eat them.
+        setup.stdin_from_null = mode_ == ExecMode::ok || mode_ == ExecMode::okdir;
         pid_t pid = 0;
-        int error = spawn_command(pid, argv_.data(), actions);
-        ::posix_spawn_file_actions_destroy(&actions);
+        int error = spawn_command(pid, argv_.data(), setup);
         if (error != 0) {
             // The child's complaint in find; the run's status is left alone.
             report_note(quote_path(args.front()) + ": " + std::strerror(error));

@@ -11,9 +11,9 @@
 //   -ok, -okdir          -exec/-execdir ';' after asking on stderr; the answer
 //                        is a line read from stdin, yes when it starts with y/Y
 //
-// No shell is involved: the child is started with posix_spawnp (vfork-like,
-// safe while libioq's worker threads run), in its directory through
-// posix_spawn_file_actions_addchdir_np.  Every buffered output is flushed
+// No shell is involved: the child is started by spawn_command.cpp (vfork,
+// safe while libioq's worker threads run), which moves it to its directory
+// and gives it back the descriptor limit ufind started with.  Every buffered output is flushed
 // before a child runs, so its output lands after what ufind printed first.
 // Batches keep their arguments in one reused arena: no allocation per file
 // once it has grown.

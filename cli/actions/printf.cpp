@@ -228,11 +228,16 @@ char type_letter(unsigned mode) {
     }
 }
 
-// %h: the path without its last component and trailing slashes; "." when
-// there is no directory part.
+// %h: the path without its trailing slashes and last component ("." when
+// none), except that a path of one character and slashes (".//", "a//",
+// "//") loses only its last slash, as find 4.9 prints it ("./", "a/", "/").
 std::string_view dir_name(std::string_view path) {
-    while (path.size() > 1 && path.back() == '/') {
-        path.remove_suffix(1);
+    std::string_view trimmed = path;
+    while (!trimmed.empty() && trimmed.back() == '/') {
+        trimmed.remove_suffix(1);
+    }
+    if (trimmed.size() > 1) {
+        path = trimmed;
     }
     std::size_t slash = path.rfind('/');
     if (slash == std::string_view::npos) {
@@ -529,15 +534,10 @@ public:
         if (result == 0 && S_ISLNK(buf.stx_mode)) {
             // Under -H/-L libioq answers a dangling link's followed stat
             // with the link itself; ask the kernel to be sure.
-            int dirfd = AT_FDCWD;
-            const char* name = nullptr;
-            if (int error = context_.locate(dirfd, name)) {
-                result = -error;
-            } else {
-                result = ::statx(dirfd, name, 0, STATX_TYPE, &buf) == 0 ? 0 : -errno;
-            }
+            result = -context_.link_target_error();
         }
-        if (result == -ENOENT) return 'N';
+        // A target through a regular file is as missing as no target.
+        if (result == -ENOENT || result == -ENOTDIR) return 'N';
         if (result == -ELOOP) return 'L';
         if (result < 0) return '?';
         return type_letter(buf.stx_mode);

@@ -1,18 +1,24 @@
 // Starting the commands of -exec, -execdir, -ok and -okdir.
 //
-//   spawn_command(argv) --posix_spawnp--> ran
-//                         ENOEXEC (no #! line, or an empty file)
-//                         --> /bin/sh FILE ARGS... (what execvp does, and
-//                             so GNU find: a script without "#!" runs)
+//   spawn_command(argv, setup)
+//     vfork ------------------------------------------> parent waits until
+//       child: default signal handlers, old mask          the child has
+//              chdir/fchdir (setup), stdin </dev/null      exec'd or died
+//              RLIMIT_NOFILE back to the starting soft limit
+//              execvp(argv[0]) (a file without "#!" runs
+//                               under /bin/sh, as in find)
 //
-// FILE is what posix_spawnp found: the name itself if it holds a '/', else
-// the first executable regular file of that name along PATH.
+// posix_spawn cannot set a resource limit in the child, and a walk raises
+// the soft RLIMIT_NOFILE to the hard limit for itself; lowering it in the
+// parent around a spawn would make the walk's own worker threads fail to
+// open directories meanwhile.  So the child is started with vfork, which
+// costs what posix_spawn costs (glibc's is clone(CLONE_VM|CLONE_VFORK)),
+// and lowers the limit itself between vfork and exec, where only
+// async-signal-safe calls run and nothing is allocated.
 #pragma once
 
-#include <spawn.h>
 #include <sys/types.h>
 
-#include <string>
 #include <string_view>
 
 namespace ufind {
@@ -34,14 +40,16 @@ bool any_path_entry(std::string_view path, Visit visit) {
     }
 }
 
-// Starts argv[0] with argv and the environment, applying actions in the
-// child.  0 and the child's pid, or the errno of the failure.
-int spawn_command(pid_t& pid, char* const argv[], const posix_spawn_file_actions_t& actions);
+// What the child changes before running the command.
+struct ChildSetup {
+    int directory_fd = -1;             // fchdir() to it if >= 0 (-execdir)
+    const char* directory = nullptr;   // else chdir() to it if set
+    bool stdin_from_null = false;      // -ok: the answers stay ufind's
+};
 
-// The file that running `name` through PATH would execute ("" if none):
-// `name` if it holds a '/'; else the first regular file along `path`
-// (PATH's value; an empty entry is the working directory) that this
-// process may execute.
-std::string find_in_path(const char* name, const char* path);
+// Starts argv[0] (looked up in PATH) with argv and the environment, set up
+// as `setup` says, with the descriptor limit the process started with.
+// 0 and the child's pid, or the errno of the failure.
+int spawn_command(pid_t& pid, char* const argv[], const ChildSetup& setup);
 
 } // namespace ufind

@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <array>
 #include <span>
 #include <string>
@@ -123,9 +125,26 @@ void append_section(std::string& out, std::string_view title, std::span<const He
     }
 }
 
+// A screen on standard output, as find's close_stdout checks it: a full
+// disk or a closed descriptor is an error, not a silent success.
+int write_screen(std::string_view text) {
+    while (!text.empty()) {
+        ssize_t n = ::write(STDOUT_FILENO, text.data(), text.size());
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            report_error(std::string("write error: ") + std::strerror(n < 0 ? errno : EIO));
+            return 1;
+        }
+        text.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return 0;
+}
+
 } // namespace
 
-void print_help() {
+int print_help() {
     const std::array<std::vector<HelpRow>, 5> groups = {
         rows_of(WordGroup::positional_option), rows_of(WordGroup::global_option),
         rows_of(WordGroup::test), rows_of(WordGroup::action), rows_of(WordGroup::ufind_option)};
@@ -186,10 +205,10 @@ void print_help() {
         "\n"
         "Exit status: 0 when all went well, 1 when any error occurred.\n"
         "See ufind(1) for the details.\n";
-    write_fully(STDOUT_FILENO, out);
+    return write_screen(out);
 }
 
-void print_version() {
+int print_version() {
     std::string out = "ufind 0.1.0 (the language of GNU find 4.9, on libioq)\n";
     out += ioq_backend_available(IOQ_BACKEND_URING)
                ? "backends: io_uring compiled in, usable on this kernel; threads; inline\n"
@@ -199,12 +218,12 @@ void print_version() {
     out += "default backend here: ";
     out += ioq_backend_name(ioq_backend_default());
     out += '\n';
-    write_fully(STDOUT_FILENO, out);
+    return write_screen(out);
 }
 
-void print_debug_flags() {
+int print_debug_flags() {
     // find's table, with what each flag does here.
-    write_fully(STDOUT_FILENO,
+    return write_screen(
                 "Valid arguments for -D:\n"
                 "stats      Show the walk's statistics and backend at exit (as --stats)\n"
                 "exec       Accepted for GNU find; ignored\n"

@@ -3,8 +3,10 @@
 
 namespace ufind {
 
-void print_help();
-void print_version();
-void print_debug_flags();
+// Each returns the exit status: 0, or 1 after reporting that standard
+// output could not take the text (find's "write error: ...").
+int print_help();
+int print_version();
+int print_debug_flags();
 
 } // namespace ufind

@@ -213,7 +213,7 @@ private:
             } else if (arg == "-D") {
                 ++pos_;
                 if (at_end()) {
-                    fail("missing argument to `-D'");
+                    fail("Missing argument after the -D option.");
                 }
                 parse_debug_flags(advance());
             } else if (arg.starts_with("-O")) {
@@ -259,8 +259,7 @@ private:
                 command_.debug_stats = true;
             } else if (flag == "help") {
                 // As find: the list on standard output, and no search.
-                print_debug_flags();
-                throw EarlyExit{0};
+                throw EarlyExit{print_debug_flags()};
             } else if (flag != "exec" && flag != "opt" && flag != "rates" && flag != "search" &&
                        flag != "stat" && flag != "time" && flag != "tree") {
                 report_note("Ignoring unrecognised debug flag " + quote_path(flag));
@@ -487,6 +486,7 @@ private:
             if (name == "-delete" || name == "-exec" || name == "-execdir" || name == "-ok" ||
                 name == "-okdir") {
                 command_.changes_tree = true;
+                command_.runs_commands |= name != "-delete";
             }
             ParseContext context(args_, pos_, command_, state_, name);
             node = primary(ExprKind::primary);
@@ -554,12 +554,10 @@ private:
             return std::make_unique<Expr>(ExprKind::test_true);
         }
         if (name == "-help" || name == "--help") {
-            print_help();
-            throw EarlyExit{0};
+            throw EarlyExit{print_help()};
         }
         if (name == "-version" || name == "--version") {
-            print_version();
-            throw EarlyExit{0};
+            throw EarlyExit{print_version()};
         }
         if (name == "-color" || name == "-nocolor") {
             command_.color = name == "-color" ? Command::ColorMode::always : Command::ColorMode::never;

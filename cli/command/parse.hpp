@@ -54,6 +54,9 @@ struct Command {
     // change the tree while it is walked, so the walk must not read a
     // directory before its entry was acted on (ioq_walk_options.look_ahead).
     bool changes_tree = false;
+    // -exec, -execdir, -ok, -okdir: child processes, which share
+    // RLIMIT_NPROC with the walk's threads (system/process_limit.hpp).
+    bool runs_commands = false;
     bool warnings = false;     // -warn/-nowarn; default: stdin is a terminal
     unsigned stat_mask = 0;    // STATX_* fields the expression reads, 0 if none
     struct timespec start_time {};  // "now" for every time test and -ls

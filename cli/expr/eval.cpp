@@ -34,8 +34,9 @@ const struct statx* EvalContext::stat() {
     }
     bool follow = follows_links();
     int result = walk.stat(stat_mask, follow, stat_buf_);
-    if (result == -ENOENT && follow) {
-        // A broken link under -L or -H: find describes the link itself.
+    if ((result == -ENOENT || result == -ENOTDIR) && follow) {
+        // A broken link under -L or -H: find describes the link itself
+        // (a target through a file was reported by report_unfollowable_link).
         result = walk.stat(stat_mask, false, stat_buf_);
     }
     if (result < 0) {
@@ -55,6 +56,16 @@ int EvalContext::locate(int& dirfd, const char*& name) {
     }
     int located = walk.entry_at(dirfd, name);
     return located < 0 ? -located : 0;
+}
+
+int EvalContext::link_target_error() {
+    int dirfd = AT_FDCWD;
+    const char* name = nullptr;
+    if (int error = locate(dirfd, name)) {
+        return error;
+    }
+    struct statx buf;
+    return ::statx(dirfd, name, 0, STATX_TYPE, &buf) == 0 ? 0 : errno;
 }
 
 bool read_link(EvalContext& context, std::string& buffer) {
@@ -90,8 +101,8 @@ ioq_type other_type(EvalContext& context) {
     }
     struct statx buf;
     int result = context.walk.stat(STATX_TYPE, !follows, buf);
-    if (result == -ENOENT) {
-        return type;  // a broken link: the link is all there is
+    if (result == -ENOENT || result == -ENOTDIR) {
+        return type;  // a broken link (no target, or one through a file)
     }
     if (result < 0) {
         report_path_error(context.entry->path(), -result);

@@ -72,6 +72,12 @@ struct EvalContext {
     // at any depth.  0, or an errno.
     int locate(int& dirfd, const char*& name);
 
+    // Why the entry, a symbolic link, cannot be followed (ENOENT: it is
+    // broken; ENOTDIR: its target goes through a file; ELOOP), or 0.  Asks
+    // the kernel, since the walk answers a broken link's followed stat with
+    // the link itself.
+    int link_target_error();
+
 private:
     struct statx stat_buf_;
     int stat_error_ = -1;  // -1 not asked yet, 0 stat_buf_ valid, else an errno

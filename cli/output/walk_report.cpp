@@ -15,7 +15,7 @@ namespace {
 double milliseconds(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 void write_line(const std::string& line) {
-    write_fully(STDERR_FILENO, "ufind: stats: " + line + "\n");
+    write_fully(STDERR_FILENO, std::string(program_name()) + ": stats: " + line + "\n");
 }
 
 } // namespace

@@ -16,6 +16,8 @@ namespace ufind {
 namespace {
 
 bool failed = false;
+// What messages call the program: argv[0]'s base name once main has set it.
+std::string_view invoked_name = "ufind";
 unsigned errors_by_errno[160];  // errno values on Linux stay below 134
 
 // -1: not decided yet; decided on first use from the terminal and the
@@ -32,7 +34,7 @@ constexpr std::string_view magenta = "\033[1;35m";
 constexpr std::string_view green = "\033[1;32m";
 constexpr std::string_view reset = "\033[0m";
 
-// "ufind: " + kind + message + "\n", colored on a terminal.
+// "PROGRAM: " + kind + message + "\n", colored on a terminal.
 void write_message(std::string_view kind, std::string_view kind_color, std::string_view message,
                    std::string_view extra = {}) {
     std::string line;
@@ -40,14 +42,15 @@ void write_message(std::string_view kind, std::string_view kind_color, std::stri
     if (colors) {
         // An error colors the program name; a warning its "warning:".
         line.append(kind.empty() && !kind_color.empty() ? kind_color : bold)
-            .append("ufind:")
+            .append(invoked_name)
+            .append(":")
             .append(reset)
             .append(" ");
         if (!kind.empty()) {
             line.append(kind_color).append(kind).append(reset).append(" ");
         }
     } else {
-        line.append("ufind: ");
+        line.append(invoked_name).append(": ");
         if (!kind.empty()) {
             line.append(kind).append(" ");
         }
@@ -196,6 +199,20 @@ void write_fully(int fd, std::string_view text) {
     }
 }
 
+void set_program_name(const char* argv0) {
+    if (!argv0 || !*argv0) {
+        return;
+    }
+    std::string_view name = argv0;
+    std::size_t slash = name.rfind('/');
+    if (slash != std::string_view::npos && slash + 1 < name.size()) {
+        name.remove_prefix(slash + 1);
+    }
+    invoked_name = name;
+}
+
+std::string_view program_name() { return invoked_name; }
+
 int exit_status() { return failed ? 1 : 0; }
 
 std::span<const unsigned> path_errors_by_errno() { return errors_by_errno; }
@@ -215,8 +232,8 @@ std::string usage_excerpt(std::span<const std::string> args, std::size_t index,
     constexpr std::size_t context_words = 4;
     std::size_t first = index > context_words ? index - context_words : 0;
     std::size_t last = std::min(args.size(), index + context_words + 1);
-    std::string line = "  ufind";
-    std::string marks = "       ";
+    std::string line = "  " + std::string(invoked_name);
+    std::string marks(line.size(), ' ');
     if (first > 0) {
         line.append(" ...");
         marks.append("    ");
@@ -258,7 +275,7 @@ void fail_usage(std::string_view message, std::string_view hint) {
     if (usage_position_set) {
         extra = usage_excerpt(usage_args, usage_index, hint, stderr_colors());
     } else if (!hint.empty()) {
-        extra = "ufind: " + std::string(hint) + "\n";
+        extra = std::string(invoked_name) + ": " + std::string(hint) + "\n";
     }
     write_message({}, red, message, extra);
     throw UsageError{};

@@ -1,7 +1,8 @@
 // Diagnostics: how ufind speaks on stderr, and the exit status it earns.
 //
 // Messages follow GNU find's wording so that scripts grepping for them and
-// people used to them are not surprised; only the program name differs.
+// people used to them are not surprised; the program name is the one it
+// was invoked by.
 // Any error, fatal or not, makes the exit status 1, as in find.
 //
 // Errors in the command line also show where they are, as a compiler does:
@@ -49,6 +50,12 @@ void write_fully(int fd, std::string_view text);
 // message, say) or that must change the status without a message
 // (-exec ... {} + whose command failed).
 void mark_failed();
+
+// Messages name the program as it was invoked (argv[0]'s base name, kept
+// as a view: argv outlives every message), so that a link or wrapper named
+// find reads as find; "ufind" until main sets it.
+void set_program_name(const char* argv0);
+std::string_view program_name();
 
 // 0 if nothing was reported as an error, else 1.
 int exit_status();

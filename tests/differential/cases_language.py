@@ -93,6 +93,10 @@ def build_extra(root: str) -> None:
     os.makedirs(path("meta/empty_dir"))
     os.makedirs(path("meta/full_dir/inner"))
     write("meta/full_dir/inner/file", b"content")
+    # A link whose target goes through a regular file (ENOTDIR): as broken
+    # as one whose target is missing, except under -L, where it is an error.
+    write("notdir/file")
+    os.symlink("file/x", path("notdir/through_file"))
     # Hard links: three names for one inode.
     write("meta/hl_one", b"linked")
     os.link(path("meta/hl_one"), path("meta/hl_two"))
@@ -454,6 +458,14 @@ for suffix, label in (("//", "two"), ("///", "three")):
          "-execdir", "echo", "{}", ";")
 case("printf_mindepth_starting_points", "ROOT/a", "ROOT/e", "-mindepth", "1",
      "-printf", "%H %P\\n")
+# %h, %f and %p of starting points with trailing slashes: find keeps all
+# but one slash of a one-character name's (".//" has %h "./").
+case("printf_h_f_p_one_character_starting_points_with_slashes", ".", "./", ".//", "..",
+     "..//", "/", "//", "///", "-maxdepth", "0", "-printf", "[%h][%f][%p]\\n")
+case("printf_h_f_p_starting_points_with_slashes", "ROOT/", "ROOT//", "ROOT/a/", "ROOT/a//",
+     "ROOT/a/.//", "-maxdepth", "0", "-printf", "[%h][%f][%p][%P]\\n")
+case("printf_h_f_p_below_starting_points_with_slashes", "ROOT/a//", "ROOT/a/.//",
+     "-maxdepth", "1", "-printf", "[%h][%f][%p][%P]\\n")
 case("printf_follow_types", "-L", "ROOT/links", "-printf", "%y %Y %p\\n")
 case("printf_type_letters", "ROOT", "-printf", "%y%Y %p\\n")
 case("printf_link_targets", "ROOT/meta", "-printf", "%p -> %l\\n")
@@ -603,6 +615,18 @@ for mode in ("-P", "-H", "-L"):
         case(f"follow{mode}_perm_{label}", mode, start, "-perm", "-444")
         case(f"follow{mode}_empty_{label}", mode, start, "-empty")
         case(f"follow{mode}_ls_{label}", mode, start, "-maxdepth", "1", "-ls")
+# A link whose target goes through a regular file, and (links/) loops.
+case("xtype_l_lists_link_through_file", "ROOT/notdir", "-xtype", "l")
+case("xtype_f_link_through_file_no_error", "ROOT/notdir", "-xtype", "f")
+case("printf_Y_link_through_file_is_N", "ROOT/notdir", "-printf", "%Y %p\\n")
+case("L_type_l_link_through_file_is_an_error", "-L", "ROOT/notdir", "-type", "l")
+case("L_printf_Y_link_through_file", "-L", "ROOT/notdir", "-printf", "%Y %p\\n")
+case("L_xtype_l_link_through_file", "-L", "ROOT/notdir", "-xtype", "l")
+for mode in ("-P", "-H", "-L"):
+    case(f"starting_point_link_through_file{mode}", mode, "ROOT/notdir/through_file",
+         "-printf", "%y %Y %p\\n")
+case("printf_Y_loops_are_L", "ROOT/links", "-printf", "%Y %p\\n")
+case("xtype_l_loops_are_errors", "ROOT/links", "-xtype", "l")
 case("follow_L_loop_with_size", "-L", "ROOT/links", "-size", "+0")
 case("follow_L_newer_in_links", "-L", "ROOT/links", "-newer", "ROOT/top.c")
 case("depth_order_with_printf", "ROOT/a", "-depth", "-printf", "%d %p\\n")

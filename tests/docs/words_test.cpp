@@ -195,7 +195,7 @@ Test(man_page, documents_every_option_before_the_starting_points) {
 namespace {
 
 // What a function writes on file descriptor 1, which it reaches with write(2).
-std::string captured_stdout(void (*print)()) {
+std::string captured_stdout(int (*print)()) {
     std::fflush(stdout);
     FILE* capture = std::tmpfile();
     cr_assert_not_null(capture);

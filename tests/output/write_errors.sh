@@ -41,6 +41,15 @@ for program in find "$ufind"; do
     check "$label -fprint to a full disk" 1 "$status" message "$err"
     err=$("$program" "$tree" 2>&1 >&-); status=$?
     check "$label closed stdout" 1 "$status" message "$err"
+    # What the program says of itself fails the same way.
+    for option in --help --version; do
+        err=$("$program" "$option" 2>&1 >/dev/full); status=$?
+        check "$label $option on a full disk" 1 "$status" message "$err"
+        err=$("$program" "$option" 2>&1 >&-); status=$?
+        check "$label $option to a closed stdout" 1 "$status" message "$err"
+    done
+    err=$("$program" -D help 2>&1 >/dev/full); status=$?
+    check "$label -D help on a full disk" 1 "$status" message "$err"
     # The reader exits after one line: the writer dies of SIGPIPE (141)
     # quietly, and quickly (a bounded wait catches a hang).
     err=$( { timeout 20 "$program" "$tree" 2>&3 | head -1 >/dev/null; } 3>&1; exit "${PIPESTATUS[0]}" ); status=$?
@@ -72,5 +81,7 @@ same_words() {  # name, then a command line where PROGRAM stands for find or ufi
 same_words "stdout on a full disk" sh -c 'exec "$0" "$1" >/dev/full' PROGRAM "$tree"
 same_words "-fprint to a full disk" PROGRAM "$tree" -fprint /dev/full
 same_words "closed stdout" sh -c 'exec "$0" "$1" >&-' PROGRAM "$tree"
+same_words "--help on a full disk" sh -c 'exec "$0" --help >/dev/full' PROGRAM
+same_words "--version to a closed stdout" sh -c 'exec "$0" --version >&-' PROGRAM
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
