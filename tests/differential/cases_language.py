@@ -9,8 +9,11 @@ A data module for differential.py: `CASES` is a list of dicts
                                # empty stdout, a message on stderr)
      "print0": bool,           # optional: records are NUL-separated
      "tree_after": bool,       # optional: the command changes the tree
-     "stdin": bytes}           # optional: what the programs read on stdin
+     "stdin": bytes,           # optional: what the programs read on stdin
                                # (answers to -ok); default /dev/null
+     "stdin_file": str,        # optional: stdin from this file ("ROOT/...")
+     "same_stderr": bool}      # optional: stderr must be find's, word for
+                               # word, with "ufind: " for "find: "
 
 and `build_extra(root)` adds to the suite's base tree (built by
 differential.build_tree) what these cases need, under ROOT/meta, ROOT/perm,
@@ -562,6 +565,18 @@ case("files0_from_stdin", "-files0-from", "-", "-maxdepth", "1",
 case("files0_from_empty_entry_reported", "-files0-from", "-", "-maxdepth", "0",
      stdin=b"ROOT/a\0\0ROOT/e\0")
 case("files0_from_empty_input", "-files0-from", "-", stdin=b"")
+case("files0_from_directory_is_a_read_error", "-files0-from", "ROOT", "-print",
+     same_stderr=True)
+case("files0_from_stdin_directory_is_a_read_error", "-files0-from", "-",
+     stdin_file="ROOT", same_stderr=True)
+case("files0_from_proc_mem_is_a_read_error", "-files0-from", "/proc/self/mem",
+     same_stderr=True)
+case("files0_from_stray_paren_is_a_name", "-files0-from", "-", "-maxdepth", "0",
+     stdin=b"ROOT/a\0)\0", same_stderr=True)
+case("files0_from_stdin_empty_name_is_standard_input", "-files0-from", "-",
+     stdin=b"\0ROOT/a\0", same_stderr=True)
+case("files0_from_same_file_as_ok_answers_refused", "-files0-from", "ROOT/../files0.list",
+     "-ok", "echo", ";", stdin_file="ROOT/../files0.list", same_stderr=True)
 
 # Options after tests, -O levels, argument errors.
 case("options_after_test_warn_on_tty", "ROOT/a", "-name", "x", "-depth", tty=True)
@@ -686,6 +701,10 @@ def run_language_cases(ufind: str, find: str = "find", name_filter: str = "",
                 kwargs = {}
                 if c.get("tty"):
                     kwargs["stdin"] = tty_secondary
+                elif c.get("stdin_file"):
+                    # os.open: a directory too, which Python's open() refuses.
+                    stdin_fd = os.open(_substitute([c["stdin_file"]], root)[0], os.O_RDONLY)
+                    kwargs["stdin"] = stdin_fd
                 elif stdin_data is None:
                     kwargs["stdin"] = subprocess.DEVNULL
                 else:
@@ -693,6 +712,8 @@ def run_language_cases(ufind: str, find: str = "find", name_filter: str = "",
                 options = (ufind_options or []) if program == ufind else []
                 proc = subprocess.run([program] + options + args, cwd=parent, env=env,
                                       capture_output=True, timeout=20, **kwargs)
+                if c.get("stdin_file"):
+                    os.close(stdin_fd)
                 after = b""
                 if c.get("tree_after"):
                     after = _listing(find, root, env)
@@ -714,6 +735,13 @@ def run_language_cases(ufind: str, find: str = "find", name_filter: str = "",
                 problems.append(f"stderr find {f[4][:300]!r} ufind {u[4][:300]!r}")
             if f[3] != u[3]:
                 problems.append("tree after differs")
+            if c.get("same_stderr"):
+                # find's words, with only the program's name told apart (and
+                # the blank line find 4.9 adds after some messages).
+                theirs = f[4].replace(b"find: ", b"ufind: ").replace(tree.encode(), b"ROOT").rstrip()
+                ours = u[4].replace(tree.encode(), b"ROOT").rstrip()
+                if theirs != ours:
+                    problems.append(f"stderr text find {theirs[:300]!r} ufind {ours[:300]!r}")
             if c.get("error") and (f[1] != 1 or u[1] != 1):
                 problems.append("error case without status 1")
             return problems
