@@ -211,6 +211,19 @@ def err(name: str, *args: str) -> None:
     case(name, *args, error=True)
 
 
+# -size counts find can hold however many bytes they make (issue 37), and
+# -mtime and the other age tests take inf, as find does (issue 39).
+for value in ("9223372036854775807", "18446744073709551615"):
+    for unit in ("", "c", "k", "G"):
+        for sign in ("", "+", "-"):
+            case(f"size_huge_{sign or 'eq'}{value[:4]}{unit}", "ROOT/meta", "-size",
+                 sign + value + unit)
+err("size_beyond_uintmax", "ROOT/meta", "-size", "18446744073709551616")
+for test in ("-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used"):
+    for amount in ("inf", "+inf", "-inf", "-infinity", "+INF"):
+        case(f"age_infinite_{test[1:]}_{amount}", "ROOT/times", test, amount)
+err("age_out_of_range", "ROOT/times", "-mtime", "1e400")
+
 # -size: every unit, sign and boundary.
 for unit in ("", "c", "w", "b", "k", "M", "G"):
     for value in ("0", "1", "2", "3", "511", "512", "513", "1024"):
