@@ -321,8 +321,8 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
             }
         }
         // A width or precision above INT_MAX makes find's printf fail with
-        // EOVERFLOW: the directive prints nothing (find also reports the
-        // error for every file and exits 1; ufind does not).
+        // EOVERFLOW: the directive prints nothing, and the error is reported
+        // for every file, naming the output (PrintfAction).
         bool too_large = false;
         auto add_digit = [&](int& number, char digit) {
             int value = number < 0 ? 0 : number;
@@ -371,6 +371,7 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
             continue;
         }
         if (too_large) {
+            format.overflows_ = true;
             continue;
         }
         segment.directive_letter = letter;
@@ -566,6 +567,10 @@ public:
         line_.clear();
         format_.render(facts, line_, output_.terminal());
         output_.write(line_);
+        if (format_.overflows()) {
+            report_error(quote_path(output_.name()) + ": " + std::strerror(EOVERFLOW));
+            mark_failed();
+        }
         return true;
     }
     unsigned stat_mask() const override { return format_.stat_mask(); }

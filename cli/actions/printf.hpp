@@ -81,10 +81,14 @@ public:
     // STATX_* fields the directives need.
     unsigned stat_mask() const { return stat_mask_; }
     bool needs_stat() const { return stat_mask_ != 0; }
+    // Whether a directive's width or precision is above INT_MAX, which
+    // find's printf fails on (EOVERFLOW) for every file.
+    bool overflows() const { return overflows_; }
 
 private:
     std::vector<FormatSegment> segments_;
     unsigned stat_mask_ = 0;
+    bool overflows_ = false;
     mutable std::string scratch_;  // a time or link target being formatted; reused
 };
 

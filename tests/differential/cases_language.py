@@ -211,6 +211,15 @@ def err(name: str, *args: str) -> None:
     case(name, *args, error=True)
 
 
+# A width or precision above INT_MAX: find's printf fails with EOVERFLOW for
+# every file, naming the output, and exits 1; the rest of the format prints.
+case("printf_width_overflow_is_an_error", "ROOT/a", "-printf", "<%2147483648p>\n",
+     same_stderr=True)
+case("printf_precision_overflow_is_an_error", "ROOT/a", "-printf", "%.2147483648p\n",
+     same_stderr=True)
+case("fprintf_width_overflow_names_the_file", "ROOT/a", "-fprintf", "/dev/null",
+     "%2147483648p\n", same_stderr=True)
+
 # -size counts find can hold however many bytes they make (issue 37), and
 # -mtime and the other age tests take inf, as find does (issue 39).
 for value in ("9223372036854775807", "18446744073709551615"):
