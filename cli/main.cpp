@@ -204,6 +204,7 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
                              command.outputs->standard());
     context.symlinks = command.symlinks;
     context.ignore_readdir_race = command.ignore_readdir_race;
+    context.post_order = command.post_order;
     context.stat_mask |= command.stat_mask;
     context.start_time = command.start_time;
     while (const ioq::Entry* entry = walk.next()) {
