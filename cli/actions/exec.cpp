@@ -368,7 +368,8 @@ std::unique_ptr<Primary> parse_exec(ParseContext& context) {
         words.push_back(word);
     }
     if (words.empty()) {
-        fail_usage("missing argument to `" + name + "'");
+        // Only a ';' came: find calls the ';' the invalid argument.
+        fail_usage("invalid argument `;' to `" + name + "'");
     }
     if (mode == ExecMode::execdir || mode == ExecMode::okdir) {
         check_path_is_absolute(name);

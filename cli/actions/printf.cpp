@@ -341,14 +341,19 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
         FormatSegment segment;
         segment.kind = FormatSegment::directive;
         FormatSpec& spec = segment.spec;
-        for (; i < text.size() && std::strchr("-+ #0", text[i]); ++i) {
+        for (; i < text.size() && std::strchr("-+ #", text[i]); ++i) {
             switch (text[i]) {
             case '-': spec.left = true; break;
             case '+': spec.plus = true; break;
             case ' ': spec.space = true; break;
-            case '#': spec.alternate = true; break;
-            default: spec.zero = true; break;
+            default: spec.alternate = true; break;
             }
+        }
+        // find's flags are "-+ #": a 0 is where its width's digits begin
+        // (printf then reads it as the flag), so "%0+10s" is the unknown
+        // directive "%0+" followed by "10s".
+        for (; i < text.size() && text[i] == '0'; ++i) {
+            spec.zero = true;
         }
         // A width or precision above INT_MAX makes find's printf fail with
         // EOVERFLOW: the directive prints nothing, and the error is reported
