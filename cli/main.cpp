@@ -61,24 +61,38 @@ namespace {
 
 // -files0-from: the starting points, NUL-separated, from a file or stdin.
 // An empty name is reported and skipped, as find does.  false when the file
-// cannot be read at all.
+// cannot be opened or a read fails: the list is read whole before anything
+// is walked, so that a read cut short can never make a partial name (a
+// parent of what was listed) a starting point for -delete or -exec.
 bool read_files0_from(const std::string& source, std::vector<std::string>& roots) {
-    int fd = source == "-" ? STDIN_FILENO : ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+    bool from_stdin = source == "-";
+    // find's name for standard input in these messages.
+    std::string name = ufind::quote_path(from_stdin ? "(standard input)" : source);
+    int fd = from_stdin ? STDIN_FILENO : ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        ufind::report_error("cannot open " + ufind::quote_path(source) +
-                            " for reading: " + std::strerror(errno));
+        ufind::report_error("cannot open " + name + " for reading: " + std::strerror(errno));
         return false;
     }
     std::string data;
     char buffer[65536];
-    ssize_t n;
-    while ((n = ::read(fd, buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR)) {
+    int read_error = 0;
+    for (;;) {
+        ssize_t n = ::read(fd, buffer, sizeof buffer);
         if (n > 0) {
             data.append(buffer, static_cast<std::size_t>(n));
+        } else if (n == 0) {
+            break;
+        } else if (errno != EINTR) {
+            read_error = errno;
+            break;
         }
     }
     if (fd != STDIN_FILENO) {
         ::close(fd);
+    }
+    if (read_error != 0) {
+        ufind::report_error(name + ": read error: " + std::strerror(read_error));
+        return false;
     }
     std::size_t start = 0;
     std::size_t index = 0;
@@ -89,7 +103,7 @@ bool read_files0_from(const std::string& source, std::vector<std::string>& roots
         }
         ++index;
         if (end == start) {
-            ufind::report_error(ufind::quote_path(source) + ":" + std::to_string(index) +
+            ufind::report_error(name + ":" + std::to_string(index) +
                                 ": invalid zero-length file name");
         } else {
             roots.emplace_back(data, start, end - start);
@@ -212,6 +226,7 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
                              command.outputs->standard());
     context.symlinks = command.symlinks;
     context.ignore_readdir_race = command.ignore_readdir_race;
+    context.post_order = command.post_order;
     context.stat_mask |= command.stat_mask;
     context.start_time = command.start_time;
     while (const ioq::Entry* entry = walk.next()) {

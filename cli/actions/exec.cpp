@@ -222,16 +222,21 @@ private:
             return false;
         }
         // Byte by byte, so that what follows the line stays for the next prompt.
+        // A read error means "no", even after a 'y': the answer was not read.
         char first = 0;
         bool any = false;
         char c;
-        while (::read(STDIN_FILENO, &c, 1) == 1 && c != '\n') {
-            if (!any) {
+        ssize_t n;
+        while ((n = ::read(STDIN_FILENO, &c, 1)) == 1 || (n < 0 && errno == EINTR)) {
+            if (n == 1 && c == '\n') {
+                break;
+            }
+            if (n == 1 && !any) {
                 first = c;
                 any = true;
             }
         }
-        return first == 'y' || first == 'Y';
+        return n >= 0 && (first == 'y' || first == 'Y');
     }
 
     // Runs the command; its exit status, or -1 when it could not run or died.
@@ -358,7 +363,8 @@ std::unique_ptr<Primary> parse_exec(ParseContext& context) {
         words.push_back(word);
     }
     if (words.empty()) {
-        fail_usage("missing argument to `" + name + "'");
+        // Only a ';' came: find calls the ';' the invalid argument.
+        fail_usage("invalid argument `;' to `" + name + "'");
     }
     if (mode == ExecMode::execdir || mode == ExecMode::okdir) {
         check_path_is_absolute(name);

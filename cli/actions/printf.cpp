@@ -1,5 +1,6 @@
 #include "actions/printf.hpp"
 
+#include "output/output.hpp"
 #include "output/terminal_text.hpp"
 
 #include "expr/eval.hpp"
@@ -12,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -108,6 +110,34 @@ void append_string(std::string& out, std::string_view value, const FormatSpec& s
     if (spec.left) {
         out.append(pad, ' ');
     }
+}
+
+// Writes out[..start] to spill, then out[start..] padded to spec.width
+// with spaces written a piece at a time; out is left empty.  Memory stays
+// bounded by the piece, whatever the width.
+void write_padded(Output& spill, std::string& out, std::size_t start, const FormatSpec& spec) {
+    static constexpr std::string_view spaces = "                                                                ";
+    std::string_view line(out);
+    std::string_view value = line.substr(start);
+    spill.write(line.substr(0, start));
+    std::size_t pad = static_cast<std::size_t>(spec.width) > value.size()
+                          ? static_cast<std::size_t>(spec.width) - value.size()
+                          : 0;
+    auto write_spaces = [&] {
+        for (std::size_t left = pad; left > 0;) {
+            std::size_t piece = std::min(left, spaces.size());
+            spill.write(spaces.substr(0, piece));
+            left -= piece;
+        }
+    };
+    if (!spec.left) {
+        write_spaces();
+    }
+    spill.write(value);
+    if (spec.left) {
+        write_spaces();
+    }
+    out.clear();
 }
 
 // printf's own formatting for the numeric directives (%d, %m, %S).
@@ -316,18 +346,23 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
         FormatSegment segment;
         segment.kind = FormatSegment::directive;
         FormatSpec& spec = segment.spec;
-        for (; i < text.size() && std::strchr("-+ #0", text[i]); ++i) {
+        for (; i < text.size() && std::strchr("-+ #", text[i]); ++i) {
             switch (text[i]) {
             case '-': spec.left = true; break;
             case '+': spec.plus = true; break;
             case ' ': spec.space = true; break;
-            case '#': spec.alternate = true; break;
-            default: spec.zero = true; break;
+            default: spec.alternate = true; break;
             }
         }
+        // find's flags are "-+ #": a 0 is where its width's digits begin
+        // (printf then reads it as the flag), so "%0+10s" is the unknown
+        // directive "%0+" followed by "10s".
+        for (; i < text.size() && text[i] == '0'; ++i) {
+            spec.zero = true;
+        }
         // A width or precision above INT_MAX makes find's printf fail with
-        // EOVERFLOW: the directive prints nothing (find also reports the
-        // error for every file and exits 1; ufind does not).
+        // EOVERFLOW: the directive prints nothing, and the error is reported
+        // for every file, naming the output (PrintfAction).
         bool too_large = false;
         auto add_digit = [&](int& number, char digit) {
             int value = number < 0 ? 0 : number;
@@ -376,6 +411,7 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
             continue;
         }
         if (too_large) {
+            format.overflows_ = true;
             continue;
         }
         segment.directive_letter = letter;
@@ -388,7 +424,7 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
     return format;
 }
 
-void Format::render(FileFacts& facts, std::string& out, bool terminal) const {
+void Format::render(FileFacts& facts, std::string& out, bool terminal, Output* spill) const {
     const struct statx* buf = stat_mask_ ? facts.stat() : nullptr;
     if (stat_mask_ && !buf) {
         return;
@@ -402,7 +438,15 @@ void Format::render(FileFacts& facts, std::string& out, bool terminal) const {
         if (segment.kind == FormatSegment::stop) {
             return;
         }
-        const FormatSpec& spec = segment.spec;
+        // A width too wide to build (%999999999p): the directive is rendered
+        // unpadded and its padding written to spill in pieces below.  Zeros
+        // go between a number's sign and digits, so %0N keeps the old way.
+        FormatSpec spec = segment.spec;
+        bool pad_in_pieces = spill && spec.width > spill_width && !spec.zero;
+        std::size_t directive_start = out.size();
+        if (pad_in_pieces) {
+            spec.width = -1;
+        }
         std::string_view path = facts.path();
         // Names a file's owner chose: on a terminal, what it must not see
         // becomes '?' (terminal_text.hpp); other directives print as-is.
@@ -509,6 +553,9 @@ void Format::render(FileFacts& facts, std::string& out, bool terminal) const {
         }
         default: break;
         }
+        if (pad_in_pieces) {
+            write_padded(*spill, out, directive_start, segment.spec);
+        }
     }
 }
 
@@ -564,8 +611,12 @@ public:
     bool evaluate(EvalContext& context) override {
         WalkFacts facts(context);
         line_.clear();
-        format_.render(facts, line_, output_.terminal());
+        format_.render(facts, line_, output_.terminal(), &output_);
         output_.write(line_);
+        if (format_.overflows()) {
+            report_error(quote_path(output_.name()) + ": " + std::strerror(EOVERFLOW));
+            mark_failed();
+        }
         return true;
     }
     unsigned stat_mask() const override { return format_.stat_mask(); }

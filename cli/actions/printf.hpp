@@ -33,6 +33,8 @@
 
 namespace ufind {
 
+class Output;
+
 // What a format may print about one file.  The walk's version is in
 // printf.cpp; unit tests supply their own.
 class FileFacts {
@@ -77,14 +79,22 @@ public:
 
     // Appends the output for one file to out; terminal: the output is a
     // terminal, where the names in it show non-printable characters as '?'.
-    void render(FileFacts& facts, std::string& out, bool terminal = false) const;
+    // spill: where a directive wider than spill_width is written, with
+    // what came before it, instead of building its padding in out.
+    void render(FileFacts& facts, std::string& out, bool terminal = false,
+                Output* spill = nullptr) const;
+    static constexpr int spill_width = 64 * 1024;
     // STATX_* fields the directives need.
     unsigned stat_mask() const { return stat_mask_; }
     bool needs_stat() const { return stat_mask_ != 0; }
+    // Whether a directive's width or precision is above INT_MAX, which
+    // find's printf fails on (EOVERFLOW) for every file.
+    bool overflows() const { return overflows_; }
 
 private:
     std::vector<FormatSegment> segments_;
     unsigned stat_mask_ = 0;
+    bool overflows_ = false;
     mutable std::string scratch_;  // a time or link target being formatted; reused
 };
 

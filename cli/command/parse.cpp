@@ -19,6 +19,7 @@
 #include "predicates/time.hpp"
 #include "system/diagnostics.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <time.h>
@@ -187,6 +188,16 @@ public:
         if (command_.files0_from == "-" && state_.seen_prompt) {
             fail("option -files0-from reading from standard input cannot be combined with -ok, "
                  "-okdir");
+        }
+        // Standard input redirected from the list itself: -ok's answers and
+        // the starting points would be read from one file.
+        struct stat list;
+        struct stat input;
+        if (state_.seen_prompt && ::stat(command_.files0_from.c_str(), &list) == 0 &&
+            ::fstat(STDIN_FILENO, &input) == 0 && list.st_dev == input.st_dev &&
+            list.st_ino == input.st_ino) {
+            fail("option -files0-from: standard input must not refer to the same file when "
+                 "combined with -ok, -okdir: " + quote_path(command_.files0_from));
         }
     }
 

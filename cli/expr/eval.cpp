@@ -153,6 +153,12 @@ bool evaluate(const Expr& expr, EvalContext& context) {
         context.out.put('\0');
         return true;
     case ExprKind::act_prune:
+        // find looks at what it prunes (is it a directory?) and fails, with
+        // the error reported, on an entry it cannot stat; under -depth,
+        // where -prune does nothing, it does not look.
+        if (!context.post_order && !context.stat()) {
+            return false;
+        }
         context.walk.prune();
         return true;
     case ExprKind::act_quit:

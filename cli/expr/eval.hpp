@@ -38,6 +38,7 @@ struct EvalContext {
     std::string_view root;  // the starting point entry was found under (%H, %P)
     ioq_symlinks symlinks = IOQ_SYMLINKS_PHYSICAL;
     bool ignore_readdir_race = false;  // files vanishing mid-walk are no error
+    bool post_order = false;  // -depth: directories come after what is in them
     unsigned stat_mask = STATX_TYPE;  // what stat() asks for
     struct timespec start_time {};    // when the run started (-ls tells recent dates by it)
     bool quit = false;  // -quit ran: stop evaluating, end the walk

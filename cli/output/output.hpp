@@ -42,6 +42,8 @@ public:
         buffer_[used_++] = c;
     }
 
+    // What messages call the stream.
+    const std::string& name() const { return name_; }
     // Whether the descriptor is a terminal (names are then escaped).
     bool terminal() const { return terminal_; }
     // Called before each write to the descriptor: -status erases its line

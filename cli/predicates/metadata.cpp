@@ -174,7 +174,9 @@ std::unique_ptr<Primary> parse_size(ParseContext& context) {
     }
     char suffix = '\0';
     std::optional<Comparison> comparison = parse_comparison(argument, &suffix);
-    if (!comparison || comparison->value > UINT64_MAX / size_unit(suffix)) {
+    // Any count find can hold, however many bytes that is: sizes are
+    // compared in the argument's units, never multiplied out.
+    if (!comparison) {
         fail_usage("Invalid argument `" + argument + "' to -size");
     }
     return std::make_unique<SizeTest>(*comparison, size_unit(suffix));

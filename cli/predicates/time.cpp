@@ -116,7 +116,9 @@ bool parse_amount(const std::string& text, AgeSign& sign, long double& amount) {
     char* end = nullptr;
     errno = 0;
     double value = std::strtod(begin, &end);
-    if (end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(value)) {
+    // find takes inf and -inf (every file is younger than forever); NaN it
+    // cannot compare, and neither can we.
+    if (end == begin || *end != '\0' || errno == ERANGE || std::isnan(value)) {
         return false;
     }
     amount = value;

@@ -9,8 +9,11 @@ A data module for differential.py: `CASES` is a list of dicts
                                # empty stdout, a message on stderr)
      "print0": bool,           # optional: records are NUL-separated
      "tree_after": bool,       # optional: the command changes the tree
-     "stdin": bytes}           # optional: what the programs read on stdin
+     "stdin": bytes,           # optional: what the programs read on stdin
                                # (answers to -ok); default /dev/null
+     "stdin_file": str,        # optional: stdin from this file ("ROOT/...")
+     "same_stderr": bool}      # optional: stderr must be find's, word for
+                               # word, with "ufind: " for "find: "
 
 and `build_extra(root)` adds to the suite's base tree (built by
 differential.build_tree) what these cases need, under ROOT/meta, ROOT/perm,
@@ -211,6 +214,28 @@ def case(name: str, *args: str, **flags) -> None:
 def err(name: str, *args: str) -> None:
     case(name, *args, error=True)
 
+
+# A width or precision above INT_MAX: find's printf fails with EOVERFLOW for
+# every file, naming the output, and exits 1; the rest of the format prints.
+case("printf_width_overflow_is_an_error", "ROOT/a", "-printf", "<%2147483648p>\n",
+     same_stderr=True)
+case("printf_precision_overflow_is_an_error", "ROOT/a", "-printf", "%.2147483648p\n",
+     same_stderr=True)
+case("fprintf_width_overflow_names_the_file", "ROOT/a", "-fprintf", "/dev/null",
+     "%2147483648p\n", same_stderr=True)
+
+# -size counts find can hold however many bytes they make (issue 37), and
+# -mtime and the other age tests take inf, as find does (issue 39).
+for value in ("9223372036854775807", "18446744073709551615"):
+    for unit in ("", "c", "k", "G"):
+        for sign in ("", "+", "-"):
+            case(f"size_huge_{sign or 'eq'}{value[:4]}{unit}", "ROOT/meta", "-size",
+                 sign + value + unit)
+err("size_beyond_uintmax", "ROOT/meta", "-size", "18446744073709551616")
+for test in ("-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used"):
+    for amount in ("inf", "+inf", "-inf", "-infinity", "+INF"):
+        case(f"age_infinite_{test[1:]}_{amount}", "ROOT/times", test, amount)
+err("age_out_of_range", "ROOT/times", "-mtime", "1e400")
 
 # -size: every unit, sign and boundary.
 for unit in ("", "c", "w", "b", "k", "M", "G"):
@@ -535,6 +560,15 @@ err("execdir_two_placeholders_batch", "ROOT", "-execdir", "echo", "{}", "{}", "+
 err("exec_two_placeholders_batch", "ROOT", "-exec", "echo", "{}", "{}", "+")
 err("ok_has_no_batch_form", "ROOT", "-ok", "echo", "{}", "+")
 err("exec_nothing", "ROOT", "-exec")
+for action in ("-exec", "-execdir", "-ok", "-okdir"):
+    case(f"{action[1:]}_only_terminator_is_invalid_argument", "ROOT", action, ";",
+         error=True, same_stderr=True)
+case("unbalanced_open_paren_words", "ROOT", "(", "-print", error=True, same_stderr=True)
+# find's printf flags are "-+ #"; a 0 starts the width.
+case("printf_zero_before_plus_is_unknown_directive", "ROOT/a", "-printf", "%0+10s\n",
+     same_stderr=True)
+case("printf_zero_after_minus_is_unknown_directive", "ROOT/a", "-printf", "[%-010s|%00-5s]\n",
+     same_stderr=True)
 
 # -ok and -okdir, answers from stdin.
 case("ok_yes", "ROOT/a/b/c", "-ok", "echo", "ran", "{}", ";", stdin=b"y\nyes\nY\ny\ny\ny\ny\nyy\ny\n")
@@ -574,6 +608,18 @@ case("files0_from_stdin", "-files0-from", "-", "-maxdepth", "1",
 case("files0_from_empty_entry_reported", "-files0-from", "-", "-maxdepth", "0",
      stdin=b"ROOT/a\0\0ROOT/e\0")
 case("files0_from_empty_input", "-files0-from", "-", stdin=b"")
+case("files0_from_directory_is_a_read_error", "-files0-from", "ROOT", "-print",
+     same_stderr=True)
+case("files0_from_stdin_directory_is_a_read_error", "-files0-from", "-",
+     stdin_file="ROOT", same_stderr=True)
+case("files0_from_proc_mem_is_a_read_error", "-files0-from", "/proc/self/mem",
+     same_stderr=True)
+case("files0_from_stray_paren_is_a_name", "-files0-from", "-", "-maxdepth", "0",
+     stdin=b"ROOT/a\0)\0", same_stderr=True)
+case("files0_from_stdin_empty_name_is_standard_input", "-files0-from", "-",
+     stdin=b"\0ROOT/a\0", same_stderr=True)
+case("files0_from_same_file_as_ok_answers_refused", "-files0-from", "ROOT/../files0.list",
+     "-ok", "echo", ";", stdin_file="ROOT/../files0.list", same_stderr=True)
 
 # Options after tests, -O levels, argument errors.
 case("options_after_test_warn_on_tty", "ROOT/a", "-name", "x", "-depth", tty=True)
@@ -710,6 +756,10 @@ def run_language_cases(ufind: str, find: str = "find", name_filter: str = "",
                 kwargs = {}
                 if c.get("tty"):
                     kwargs["stdin"] = tty_secondary
+                elif c.get("stdin_file"):
+                    # os.open: a directory too, which Python's open() refuses.
+                    stdin_fd = os.open(_substitute([c["stdin_file"]], root)[0], os.O_RDONLY)
+                    kwargs["stdin"] = stdin_fd
                 elif stdin_data is None:
                     kwargs["stdin"] = subprocess.DEVNULL
                 else:
@@ -717,6 +767,8 @@ def run_language_cases(ufind: str, find: str = "find", name_filter: str = "",
                 options = (ufind_options or []) if program == ufind else []
                 proc = subprocess.run([program] + options + args, cwd=parent, env=env,
                                       capture_output=True, timeout=20, **kwargs)
+                if c.get("stdin_file"):
+                    os.close(stdin_fd)
                 after = b""
                 if c.get("tree_after"):
                     after = _listing(find, root, env)
@@ -738,6 +790,16 @@ def run_language_cases(ufind: str, find: str = "find", name_filter: str = "",
                 problems.append(f"stderr find {f[4][:300]!r} ufind {u[4][:300]!r}")
             if f[3] != u[3]:
                 problems.append("tree after differs")
+            if c.get("same_stderr"):
+                # find's words, with only the program's name told apart (and
+                # the blank line find 4.9 adds after some messages).
+                theirs = f[4].replace(b"find: ", b"ufind: ").replace(tree.encode(), b"ROOT").rstrip()
+                # ufind's excerpt of a command-line error is indented; find has none.
+                ours = b"\n".join(line for line in u[4].split(b"\n")
+                                  if not line.startswith(b"  "))
+                ours = ours.replace(tree.encode(), b"ROOT").rstrip()
+                if theirs != ours:
+                    problems.append(f"stderr text find {theirs[:300]!r} ufind {ours[:300]!r}")
             if c.get("error") and (f[1] != 1 or u[1] != 1):
                 problems.append("error case without status 1")
             return problems
