@@ -121,7 +121,8 @@ void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {
 }
 
 // How -print shows paths: null when as raw bytes (a pipe or a file).
-std::unique_ptr<ufind::PathDisplay> make_display(const ufind::Command& command) {
+// unreadable: set when LS_COLORS cannot be read, which bfs refuses to run with.
+std::unique_ptr<ufind::PathDisplay> make_display(const ufind::Command& command, bool& unreadable) {
     using ColorMode = ufind::Command::ColorMode;
     bool colors = command.color == ColorMode::always ||
                   (command.color == ColorMode::automatic && ufind::colors_wanted_by_default());
@@ -131,8 +132,15 @@ std::unique_ptr<ufind::PathDisplay> make_display(const ufind::Command& command) 
     }
     std::unique_ptr<ufind::LsColors> ls_colors;
     if (colors) {
+        // bfs reads BFS_COLORS after LS_COLORS, for its own overrides.
         const char* spec = std::getenv("LS_COLORS");
-        ls_colors = std::make_unique<ufind::LsColors>(spec ? spec : "");
+        const char* more = std::getenv("BFS_COLORS");
+        ls_colors = std::make_unique<ufind::LsColors>(spec ? spec : "", more ? more : "");
+        if (!ls_colors->valid()) {
+            ufind::report_error("Error parsing $LS_COLORS: Invalid argument.");
+            unreadable = true;
+            return nullptr;
+        }
     }
     return std::make_unique<ufind::PathDisplay>(escape, std::move(ls_colors));
 }
@@ -147,7 +155,11 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     options.same_device = command.same_device;
     options.sort_names = command.sort_names;
     options.hold_directories = command.acts_in_place;
-    std::unique_ptr<ufind::PathDisplay> display = make_display(command);
+    bool unreadable_colors = false;
+    std::unique_ptr<ufind::PathDisplay> display = make_display(command, unreadable_colors);
+    if (unreadable_colors) {
+        return 1;
+    }
     // Nothing will ask for metadata (colors would): let the workers close
     // leaf directories without a statx each (one per leaf saved, and most
     // directories are leaves: measured in c5ee6a4).

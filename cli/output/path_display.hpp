@@ -4,7 +4,10 @@
 //   stdout is a terminal      -> non-printable characters as '?' (as find)
 //   colors on (-color, or a terminal without NO_COLOR)
 //                             -> directory part in "di", the name in the
-//                                color ls gives it (ls_colors.hpp)
+//                                color bfs gives it (ls_colors.hpp), one
+//                                span when both are the same; each part
+//                                $'...'-quoted if it holds what could
+//                                drive the terminal, as bfs does
 //
 // The plain case costs the evaluator one pointer test per printed entry:
 // EvalContext::display is null unless something is to be done.
@@ -29,11 +32,8 @@ public:
     void append_path(std::string& out, EvalContext& context) const;
 
 private:
-    void append_text(std::string& out, std::string_view text) const;
-
     bool escape_;
     std::unique_ptr<LsColors> colors_;
-    mutable std::string scratch_;  // reused per entry: the escaped part
 };
 
 // Whether standard output should be colored when neither -color nor

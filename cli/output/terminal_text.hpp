@@ -21,4 +21,10 @@ void append_printable(std::string& out, std::string_view text);
 // Whether text needs append_printable at all (the common case is no).
 bool is_printable(std::string_view text);
 
+// Appends text to out as bfs shows a name between color codes: as it is
+// when every character is printable or white space, else in the shell's
+// $'...' form, where an escape is \e and a stray byte \xFF, so that the
+// name can neither end the color early nor drive the terminal.
+void append_quoted_for_terminal(std::string& out, std::string_view text);
+
 } // namespace ufind
