@@ -163,13 +163,19 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     // Nothing will ask for metadata (colors would): let the workers close
     // leaf directories without a statx each (one per leaf saved, and most
     // directories are leaves: measured in c5ee6a4).
-    options.names_only = command.stat_mask == 0 && !command.acts_in_place && !display;
+    bool display_stats = display && display->needs_metadata();
+    options.names_only = command.stat_mask == 0 && !command.acts_in_place && !display_stats;
     // Depth-first, subdirectories open before their entries are returned,
     // unless a command or -delete may change them first (find would then
     // read them as changed).
     options.look_ahead = !command.changes_tree;
     if (ufind::reads_metadata_of_every_entry(*command.expr)) {
         options.stat_mask = command.stat_mask;
+    }
+    // Colors by mode need a statx per file: the workers fetch them in
+    // batches instead of the walk loop asking one at a time.
+    if (display_stats) {
+        options.stat_mask |= STATX_TYPE | STATX_MODE | STATX_NLINK;
     }
     // -jN counts every thread, the walk loop's included, as bfs does.
     if (command.threads >= 0) {

@@ -98,9 +98,13 @@ void ExtensionTrie::finish() {
         nodes_[node].exact_count = static_cast<std::uint32_t>(exact[node].size());
         exact_rules_.insert(exact_rules_.end(), exact[node].begin(), exact[node].end());
     }
+    for (auto [byte, child] : children[0]) {
+        root_children_[byte] = child;
+    }
 }
 
-void ExtensionTrie::consider(const Node& node, std::string_view suffix, std::int32_t& best) const {
+inline void ExtensionTrie::consider(const Node& node, std::string_view suffix,
+                                   std::int32_t& best) const {
     best = std::max(best, node.any_case_rule);
     for (std::uint32_t i = 0; i < node.exact_count; ++i) {
         std::int32_t rule = exact_rules_[node.first_exact + i];
@@ -111,23 +115,33 @@ void ExtensionTrie::consider(const Node& node, std::string_view suffix, std::int
 }
 
 const std::string* ExtensionTrie::find(std::string_view name) const {
-    if (nodes_.empty()) {
-        return nullptr;
+    if (nodes_.empty() || name.empty()) {
+        return nodes_.empty() || nodes_[0].any_case_rule < 0
+                   ? nullptr
+                   : &rules_[static_cast<std::size_t>(nodes_[0].any_case_rule)].value;
     }
-    std::int32_t best = -1;
-    const Node* node = &nodes_[0];
-    consider(*node, {}, best);
-    for (std::size_t i = name.size(); i > 0 && node->edge_count > 0; --i) {
-        unsigned char byte = static_cast<unsigned char>(fold(name[i - 1]));
-        const Edge* first = edges_.data() + node->first_edge;
-        const Edge* last = first + node->edge_count;
-        const Edge* edge = std::lower_bound(first, last, byte,
-                                            [](const Edge& e, unsigned char b) { return e.byte < b; });
-        if (edge == last || edge->byte != byte) {
+    std::int32_t best = nodes_[0].any_case_rule;
+    std::size_t i = name.size() - 1;
+    std::uint32_t child = root_children_[static_cast<unsigned char>(fold(name[i]))];
+    while (child != 0) {
+        const Node& node = nodes_[child];
+        if (node.any_case_rule > best || node.exact_count > 0) {
+            consider(node, name.substr(i), best);
+        }
+        if (i == 0) {
             break;
         }
-        node = &nodes_[edge->node];
-        consider(*node, name.substr(i - 1), best);
+        unsigned char byte = static_cast<unsigned char>(fold(name[--i]));
+        child = 0;
+        // Few edges below the root: a scan beats a search.
+        for (const Edge* edge = edges_.data() + node.first_edge,
+                        *last = edge + node.edge_count;
+             edge != last; ++edge) {
+            if (edge->byte == byte) {
+                child = edge->node;
+                break;
+            }
+        }
     }
     return best < 0 ? nullptr : &rules_[static_cast<std::size_t>(best)].value;
 }

@@ -57,6 +57,8 @@ private:
     std::vector<Node> nodes_;  // nodes_[0] is the root
     std::vector<Edge> edges_;  // each node's, sorted by byte
     std::vector<std::int32_t> exact_rules_;
+    // The root's children by byte (0: none), since every lookup starts there.
+    std::uint32_t root_children_[256] = {};
 };
 
 } // namespace ufind

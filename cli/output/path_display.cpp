@@ -61,7 +61,12 @@ void PathDisplay::append_path(std::string& out, EvalContext& context) const {
         }
         return;
     }
-    std::size_t start = name_start(path);
+    // The walk knows where the name starts below a starting point.
+    const ioq_entry& raw = context.entry->raw();
+    std::size_t start = context.entry->depth() > 0 && raw.name >= raw.path &&
+                                raw.name <= raw.path + raw.path_len
+                            ? static_cast<std::size_t>(raw.name - raw.path)
+                            : name_start(path);
     ColorFacts facts;
     ioq_type type = color_type(context, *colors_, facts);
     LsColors::Color directories = colors_->directory_color();
@@ -69,7 +74,13 @@ void PathDisplay::append_path(std::string& out, EvalContext& context) const {
     if (name == directories) {
         start = path.size();  // one span: "dir/sub" all in "di"
     }
-    colors_->append_colored(out, directories, path.substr(0, start));
+    std::string_view directory = path.substr(0, start);
+    if (directory != shown_directory_) {
+        shown_directory_.assign(directory);
+        shown_directory_text_.clear();
+        colors_->append_colored(shown_directory_text_, directories, directory);
+    }
+    out.append(shown_directory_text_);
     colors_->append_colored(out, name, path.substr(start));
 }
 

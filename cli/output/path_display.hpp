@@ -28,12 +28,23 @@ public:
     PathDisplay(bool escape, std::unique_ptr<LsColors> colors)
         : escape_(escape), colors_(std::move(colors)) {}
 
+    // Whether showing a path needs the entry's metadata (colors by mode).
+    bool needs_metadata() const {
+        return colors_ && (colors_->needs_mode(IOQ_TYPE_REGULAR) ||
+                           colors_->needs_mode(IOQ_TYPE_DIRECTORY) || colors_->link_as_target() ||
+                           colors_->colors_orphans());
+    }
+
     // Appends the current entry's path, as it should be seen, to out.
     void append_path(std::string& out, EvalContext& context) const;
 
 private:
     bool escape_;
     std::unique_ptr<LsColors> colors_;
+    // The last directory part shown and how it was shown: the entries of
+    // one directory come together, and this saves quoting it each time.
+    mutable std::string shown_directory_;
+    mutable std::string shown_directory_text_;
 };
 
 // Whether standard output should be colored when neither -color nor

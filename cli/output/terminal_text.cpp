@@ -1,5 +1,7 @@
 #include "output/terminal_text.hpp"
 
+#include <cstdint>
+#include <cstring>
 #include <cwchar>
 #include <cwctype>
 
@@ -67,7 +69,33 @@ std::size_t shown_length(std::string_view text, std::mbstate_t& state) {
     return shows_as_itself(static_cast<std::wint_t>(wide)) ? length : 0;
 }
 
+// Whether none of 8 bytes is below 0x20 or above 0x7e: the bytes that are
+// printable ASCII, checked a word at a time since most names are only that.
+bool all_printable_ascii(std::uint64_t word) {
+    constexpr std::uint64_t ones = 0x0101010101010101;
+    constexpr std::uint64_t highs = 0x8080808080808080;
+    std::uint64_t below_space = (word - 0x20 * ones) & ~word;
+    std::uint64_t del = word ^ (0x7f * ones);
+    std::uint64_t is_del = (del - ones) & ~del;
+    return ((below_space | is_del | word) & highs) == 0;
+}
+
 bool shows_as_itself(std::string_view text) {
+    while (text.size() >= 8) {
+        std::uint64_t word;
+        std::memcpy(&word, text.data(), sizeof word);
+        if (!all_printable_ascii(word)) {
+            break;
+        }
+        text.remove_prefix(8);
+    }
+    if (text.size() < 8) {
+        std::uint64_t word = 0x6161616161616161;  // "aaaaaaaa" for the bytes past the end
+        std::memcpy(&word, text.data(), text.size());
+        if (all_printable_ascii(word)) {
+            return true;
+        }
+    }
     std::mbstate_t state{};
     while (!text.empty()) {
         if (is_plain_ascii(static_cast<unsigned char>(text.front()))) {
