@@ -383,7 +383,7 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
     return format;
 }
 
-void Format::render(FileFacts& facts, std::string& out, bool terminal) const {
+void Format::render(FileFacts& facts, std::string& out, NameQuoting quoting) const {
     const struct statx* buf = stat_mask_ ? facts.stat() : nullptr;
     if (stat_mask_ && !buf) {
         return;
@@ -400,11 +400,12 @@ void Format::render(FileFacts& facts, std::string& out, bool terminal) const {
         const FormatSpec& spec = segment.spec;
         std::string_view path = facts.path();
         // Names a file's owner chose: on a terminal, what it must not see
-        // becomes '?' (terminal_text.hpp); other directives print as-is.
+        // becomes '?', under -color $'...' (terminal_text.hpp); other
+        // directives print as-is.
         auto append_name = [&](std::string_view name) {
-            if (terminal && !is_printable(name)) {
+            if (quoting != NameQuoting::raw && !is_printable(name)) {
                 std::string shown;
-                append_printable(shown, name);
+                ufind::append_name(shown, name, quoting);
                 append_string(out, shown, spec);
             } else {
                 append_string(out, name, spec);
@@ -564,7 +565,13 @@ public:
     bool evaluate(EvalContext& context) override {
         WalkFacts facts(context);
         line_.clear();
-        format_.render(facts, line_, output_.terminal());
+        // -color covers standard output only, as -print's colors do.
+        NameQuoting quoting = &output_ == &context.out && context.display &&
+                                      context.display->colors()
+                                  ? NameQuoting::quoted
+                              : output_.terminal() ? NameQuoting::printable
+                                                   : NameQuoting::raw;
+        format_.render(facts, line_, quoting);
         output_.write(line_);
         return true;
     }

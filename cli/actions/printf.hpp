@@ -21,6 +21,7 @@
 
 #include "command/parse_context.hpp"
 #include "expr/primary.hpp"
+#include "output/terminal_text.hpp"
 
 #include <linux/stat.h>
 #include <sys/stat.h>
@@ -77,7 +78,7 @@ public:
 
     // Appends the output for one file to out; terminal: the output is a
     // terminal, where the names in it show non-printable characters as '?'.
-    void render(FileFacts& facts, std::string& out, bool terminal = false) const;
+    void render(FileFacts& facts, std::string& out, NameQuoting quoting = NameQuoting::raw) const;
     // STATX_* fields the directives need.
     unsigned stat_mask() const { return stat_mask_; }
     bool needs_stat() const { return stat_mask_ != 0; }

@@ -28,6 +28,7 @@ public:
     PathDisplay(bool escape, std::unique_ptr<LsColors> colors)
         : escape_(escape), colors_(std::move(colors)) {}
 
+    bool colors() const { return colors_ != nullptr; }
     // Whether showing a path needs the entry's metadata (colors by mode).
     bool needs_metadata() const {
         return colors_ && (colors_->needs_mode(IOQ_TYPE_REGULAR) ||

@@ -173,4 +173,12 @@ void append_quoted_for_terminal(std::string& out, std::string_view text) {
     out.push_back('\'');
 }
 
+void append_name(std::string& out, std::string_view name, NameQuoting quoting) {
+    switch (quoting) {
+    case NameQuoting::raw: out.append(name); return;
+    case NameQuoting::printable: append_printable(out, name); return;
+    case NameQuoting::quoted: append_quoted_for_terminal(out, name); return;
+    }
+}
+
 } // namespace ufind

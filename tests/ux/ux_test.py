@@ -193,6 +193,23 @@ BFS_COLOR_RULES = [
 ]
 
 
+def test_color_quotes_printf_names(tmp):
+    root = os.path.join(tmp, "hostile")
+    os.mkdir(root)
+    name = b"t\033]0;pwned\007"
+    with open(os.path.join(root.encode(), name), "w"):
+        pass
+    line = run([UFIND, ".", "-mindepth", "1", "-color", "-printf", "%f|%p\\n"], cwd=root).stdout
+    check("-printf under -color: names $'...'-quoted", line == b"$'t\\e]0;pwned\\a'|$'./t\\e]0;pwned\\a'\n",
+          repr(line))
+    # Without -color a pipe gets the bytes, exactly as find writes them.
+    for expression in (["-print"], ["-printf", "%f|%p|%h\\n"]):
+        mine = run([UFIND, ".", "-mindepth", "1"] + expression, cwd=root).stdout
+        theirs = run([FIND, ".", "-mindepth", "1"] + expression, cwd=root).stdout
+        check(f"{expression[0]} to a pipe byte for byte as find", mine == theirs and name in mine,
+              f"ufind {mine!r} find {theirs!r}")
+
+
 def test_bfs_color_rules(tmp):
     for index, (spec, name, expected) in enumerate(BFS_COLOR_RULES):
         root = os.path.join(tmp, f"rule{index}")
@@ -639,7 +656,8 @@ def main():
     parser.add_argument("--ufind", required=True)
     UFIND = os.path.abspath(parser.parse_args().ufind)
     with tempfile.TemporaryDirectory(prefix="ufind-ux-") as tmp:
-        for test in (test_colors, test_bfs_color_rules, test_color_choice,
+        for test in (test_colors, test_bfs_color_rules, test_color_quotes_printf_names,
+                     test_color_choice,
                      test_terminal_escaping, test_json,
                      test_status, test_errors, test_refusals_match_find,
                      test_warnings_match_find, test_prompts):
