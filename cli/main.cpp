@@ -154,7 +154,8 @@ bool check_unfollowed_link(ufind::EvalContext& context) {
 }
 
 // How -print shows paths: null when as raw bytes (a pipe or a file).
-std::unique_ptr<ufind::PathDisplay> make_display(const ufind::Command& command) {
+// unreadable: set when LS_COLORS cannot be read, which bfs refuses to run with.
+std::unique_ptr<ufind::PathDisplay> make_display(const ufind::Command& command, bool& unreadable) {
     using ColorMode = ufind::Command::ColorMode;
     bool colors = command.color == ColorMode::always ||
                   (command.color == ColorMode::automatic && ufind::colors_wanted_by_default());
@@ -164,8 +165,15 @@ std::unique_ptr<ufind::PathDisplay> make_display(const ufind::Command& command) 
     }
     std::unique_ptr<ufind::LsColors> ls_colors;
     if (colors) {
+        // bfs reads BFS_COLORS after LS_COLORS, for its own overrides.
         const char* spec = std::getenv("LS_COLORS");
-        ls_colors = std::make_unique<ufind::LsColors>(spec ? spec : "");
+        const char* more = std::getenv("BFS_COLORS");
+        ls_colors = std::make_unique<ufind::LsColors>(spec ? spec : "", more ? more : "");
+        if (!ls_colors->valid()) {
+            ufind::report_error("Error parsing $LS_COLORS: Invalid argument.");
+            unreadable = true;
+            return nullptr;
+        }
     }
     return std::make_unique<ufind::PathDisplay>(escape, std::move(ls_colors));
 }
@@ -180,17 +188,27 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     options.same_device = command.same_device;
     options.sort_names = command.sort_names;
     options.hold_directories = command.acts_in_place;
-    std::unique_ptr<ufind::PathDisplay> display = make_display(command);
+    bool unreadable_colors = false;
+    std::unique_ptr<ufind::PathDisplay> display = make_display(command, unreadable_colors);
+    if (unreadable_colors) {
+        return 1;
+    }
     // Nothing will ask for metadata (colors would): let the workers close
     // leaf directories without a statx each (one per leaf saved, and most
     // directories are leaves: measured in c5ee6a4).
-    options.names_only = command.stat_mask == 0 && !command.acts_in_place && !display;
+    bool display_stats = display && display->needs_metadata();
+    options.names_only = command.stat_mask == 0 && !command.acts_in_place && !display_stats;
     // Depth-first, subdirectories open before their entries are returned,
     // unless a command or -delete may change them first (find would then
     // read them as changed).
     options.look_ahead = !command.changes_tree;
     if (ufind::reads_metadata_of_every_entry(*command.expr)) {
         options.stat_mask = command.stat_mask;
+    }
+    // Colors by mode need a statx per file: the workers fetch them in
+    // batches instead of the walk loop asking one at a time.
+    if (display_stats) {
+        options.stat_mask |= STATX_TYPE | STATX_MODE | STATX_NLINK;
     }
     // -jN counts every thread, the walk loop's included, as bfs does.
     if (command.threads >= 0) {

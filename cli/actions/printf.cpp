@@ -424,7 +424,7 @@ std::optional<Format> Format::compile(std::string_view text, std::string& error)
     return format;
 }
 
-void Format::render(FileFacts& facts, std::string& out, bool terminal, Output* spill) const {
+void Format::render(FileFacts& facts, std::string& out, NameQuoting quoting, Output* spill) const {
     const struct statx* buf = stat_mask_ ? facts.stat() : nullptr;
     if (stat_mask_ && !buf) {
         return;
@@ -449,11 +449,12 @@ void Format::render(FileFacts& facts, std::string& out, bool terminal, Output* s
         }
         std::string_view path = facts.path();
         // Names a file's owner chose: on a terminal, what it must not see
-        // becomes '?' (terminal_text.hpp); other directives print as-is.
+        // becomes '?', under -color $'...' (terminal_text.hpp); other
+        // directives print as-is.
         auto append_name = [&](std::string_view name) {
-            if (terminal && !is_printable(name)) {
+            if (quoting != NameQuoting::raw && !is_printable(name)) {
                 std::string shown;
-                append_printable(shown, name);
+                ufind::append_name(shown, name, quoting);
                 append_string(out, shown, spec);
             } else {
                 append_string(out, name, spec);
@@ -611,7 +612,13 @@ public:
     bool evaluate(EvalContext& context) override {
         WalkFacts facts(context);
         line_.clear();
-        format_.render(facts, line_, output_.terminal(), &output_);
+        // -color covers standard output only, as -print's colors do.
+        NameQuoting quoting = &output_ == &context.out && context.display &&
+                                      context.display->colors()
+                                  ? NameQuoting::quoted
+                              : output_.terminal() ? NameQuoting::printable
+                                                   : NameQuoting::raw;
+        format_.render(facts, line_, quoting, &output_);
         output_.write(line_);
         if (format_.overflows()) {
             report_error(quote_path(output_.name()) + ": " + std::strerror(EOVERFLOW));

@@ -21,6 +21,7 @@
 
 #include "command/parse_context.hpp"
 #include "expr/primary.hpp"
+#include "output/terminal_text.hpp"
 
 #include <linux/stat.h>
 #include <sys/stat.h>
@@ -77,11 +78,10 @@ public:
     // nullopt with the message in error.
     static std::optional<Format> compile(std::string_view text, std::string& error);
 
-    // Appends the output for one file to out; terminal: the output is a
-    // terminal, where the names in it show non-printable characters as '?'.
-    // spill: where a directive wider than spill_width is written, with
+    // Appends the output for one file to out; quoting: how the names in
+    // it are shown (terminal_text.hpp).  spill: where a directive wider than spill_width is written, with
     // what came before it, instead of building its padding in out.
-    void render(FileFacts& facts, std::string& out, bool terminal = false,
+    void render(FileFacts& facts, std::string& out, NameQuoting quoting = NameQuoting::raw,
                 Output* spill = nullptr) const;
     static constexpr int spill_width = 64 * 1024;
     // STATX_* fields the directives need.

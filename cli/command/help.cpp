@@ -194,6 +194,7 @@ int print_help() {
     };
 
     const HelpRow environment_rows[] = {
+        {"BFS_COLORS", "more colors, read after LS_COLORS, as bfs does"},
         {"IOQ_BACKEND", "uring, threads or inline: force the I/O backend"},
         {"LS_COLORS", "the colors of -color, as for ls"},
         {"NO_COLOR", "set and not empty: no color unless -color"},

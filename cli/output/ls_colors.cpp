@@ -1,10 +1,8 @@
 #include "output/ls_colors.hpp"
 
-#include "expr/eval.hpp"
+#include "output/terminal_text.hpp"
 
 #include <sys/stat.h>
-
-#include <strings.h>
 
 #include <array>
 
@@ -16,201 +14,207 @@ constexpr std::array<std::string_view, LsColors::count> indicator_keys = {
     "mi", "or", "ex", "do", "su", "sg", "st", "ow", "tw", "ca", "mh", "cl",
 };
 
-// ls's defaults when LS_COLORS says nothing of an indicator (ls.c,
-// coreutils 9.1); empty ones are unset.
-constexpr std::array<std::string_view, LsColors::count> default_values = {
-    "\033[", "m", "", "0", "", "", "01;34", "01;36", "33", "01;35", "01;33", "01;33",
-    "", "", "01;32", "01;35", "37;41", "30;43", "37;44", "34;42", "30;42", "", "", "\033[K",
+// bfs's defaults (from dir_colors(5)); null ones are unset, and an unset
+// "ec" is lc, rs and rc in a row.
+constexpr std::array<const char*, LsColors::count> default_values = {
+    "\033[", "m", nullptr, "0", nullptr, "", "01;34", "01;36", "33", "01;35", "01;33", "01;33",
+    nullptr, nullptr, "01;32", "01;35", "37;41", "30;43", "37;44", "34;42", "30;42", nullptr,
+    nullptr, "\033[K",
 };
 
-// Decodes one LS_COLORS value as ls does: backslash escapes (\e, \n, \033,
-// \x1b, \_ for a space) and caret notation (^[ is ESC, ^? is DEL).
-std::string decode_value(std::string_view raw) {
-    std::string out;
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-        char c = raw[i];
-        if (c == '^' && i + 1 < raw.size()) {
-            char next = raw[++i];
-            out.push_back(next == '?' ? '\177' : static_cast<char>(next & 037));
-        } else if (c == '\\' && i + 1 < raw.size()) {
-            char next = raw[++i];
-            switch (next) {
-            case 'a': out.push_back('\a'); break;
-            case 'b': out.push_back('\b'); break;
-            case 'e': out.push_back('\033'); break;
-            case 'f': out.push_back('\f'); break;
-            case 'n': out.push_back('\n'); break;
-            case 'r': out.push_back('\r'); break;
-            case 't': out.push_back('\t'); break;
-            case 'v': out.push_back('\v'); break;
-            case '?': out.push_back('\177'); break;
-            case '_': out.push_back(' '); break;
-            case 'x': {
-                int value = 0;
-                int digits = 0;
-                while (digits < 2 && i + 1 < raw.size() && std::isxdigit(static_cast<unsigned char>(raw[i + 1]))) {
-                    char h = raw[++i];
-                    value = value * 16 + (h <= '9' ? h - '0' : (h | 040) - 'a' + 10);
-                    ++digits;
+// Decodes one LS_COLORS word up to the byte `end` (or the end of the
+// text), as dir_colors(5) escapes: \e, \n and the like, \_ for a space,
+// \NNN octal, \xHH hex, ^C for a control character.  Sets `rest` to what
+// follows `end`, or to null when the text ran out first.  False for a
+// backslash or caret with nothing after it.
+bool decode_word(std::string_view text, char end, std::string& out, std::string_view& rest,
+                 bool& ended) {
+    out.clear();
+    std::size_t i = 0;
+    auto more = [&] { return i + 1 < text.size(); };
+    for (; i < text.size() && text[i] != end; ++i) {
+        char c = text[i];
+        if (c == '^') {
+            if (!more()) {
+                return false;
+            }
+            char next = text[++i];
+            out.push_back(next == '?' ? '\177' : static_cast<char>(next & 0x1f));
+            continue;
+        }
+        if (c != '\\') {
+            out.push_back(c);
+            continue;
+        }
+        if (!more()) {
+            return false;
+        }
+        char next = text[++i];
+        switch (next) {
+        case 'a': out.push_back('\a'); break;
+        case 'b': out.push_back('\b'); break;
+        case 'e': out.push_back('\033'); break;
+        case 'f': out.push_back('\f'); break;
+        case 'n': out.push_back('\n'); break;
+        case 'r': out.push_back('\r'); break;
+        case 't': out.push_back('\t'); break;
+        case 'v': out.push_back('\v'); break;
+        case '?': out.push_back('\177'); break;
+        case '_': out.push_back(' '); break;
+        case 'x':
+        case 'X': {
+            unsigned value = 0;
+            while (more() && std::isxdigit(static_cast<unsigned char>(text[i + 1]))) {
+                char h = text[++i];
+                value = value * 16 + static_cast<unsigned>(h <= '9' ? h - '0' : (h | 040) - 'a' + 10);
+            }
+            out.push_back(static_cast<char>(value));
+            break;
+        }
+        default:
+            if (next >= '0' && next <= '7') {
+                unsigned value = static_cast<unsigned>(next - '0');
+                while (more() && text[i + 1] >= '0' && text[i + 1] <= '7') {
+                    value = value * 8 + static_cast<unsigned>(text[++i] - '0');
                 }
                 out.push_back(static_cast<char>(value));
-                break;
+            } else {
+                out.push_back(next);  // \\, \^, \: and any other: the character
             }
-            default:
-                if (next >= '0' && next <= '7') {
-                    int value = next - '0';
-                    for (int digits = 1; digits < 3 && i + 1 < raw.size() && raw[i + 1] >= '0' &&
-                                         raw[i + 1] <= '7';
-                         ++digits) {
-                        value = value * 8 + (raw[++i] - '0');
-                    }
-                    out.push_back(static_cast<char>(value));
-                } else {
-                    out.push_back(next);  // \\, \^, \: and any other: the character
-                }
-            }
-        } else {
-            out.push_back(c);
         }
     }
-    return out;
+    ended = i >= text.size();
+    rest = ended ? std::string_view() : text.substr(i + 1);
+    return true;
 }
 
-bool ends_with_ignoring_case(std::string_view name, std::string_view suffix) {
-    return suffix.size() <= name.size() &&
-           ::strncasecmp(name.data() + name.size() - suffix.size(), suffix.data(),
-                         suffix.size()) == 0;
-}
+bool all_zeros(std::string_view value) { return value.find_first_not_of('0') == std::string_view::npos; }
 
 } // namespace
 
-LsColors::LsColors(std::string_view spec) {
+LsColors::LsColors(std::string_view spec, std::string_view more) {
     for (std::size_t i = 0; i < count; ++i) {
-        values_[i] = std::string(default_values[i]);
-        set_[i] = !default_values[i].empty();
+        if (default_values[i]) {
+            values_[i] = default_values[i];
+        }
     }
-    while (!spec.empty()) {
-        std::size_t colon = spec.find(':');
-        std::string_view rule = spec.substr(0, colon);
-        spec = colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1);
-        std::size_t equals = rule.find('=');
-        if (equals == std::string_view::npos) {
+    parse(spec);
+    parse(more);
+    extensions_.finish();
+    if (values_[link] && *values_[link] == "target") {
+        link_as_target_ = true;
+        values_[link]->clear();
+    }
+    if (!values_[end]) {
+        values_[end] = *values_[left] + *values_[reset] + *values_[right];
+    }
+}
+
+void LsColors::parse(std::string_view spec) {
+    std::string key;
+    std::string value;
+    bool ended = spec.empty();
+    while (!ended) {
+        if (spec.starts_with('*')) {
+            std::string_view rest;
+            if (!decode_word(spec.substr(1), '=', key, rest, ended) || ended ||
+                !decode_word(rest, ':', value, spec, ended)) {
+                valid_ = false;
+                return;
+            }
+            extensions_.add(key, value);
             continue;
         }
-        std::string_view key = rule.substr(0, equals);
-        std::string value = decode_value(rule.substr(equals + 1));
-        if (key.starts_with('*')) {
-            extensions_.insert(extensions_.begin(),
-                               Extension{decode_value(key.substr(1)), std::move(value)});
-            continue;
+        // As bfs: the first '=' of what is left, even past a ':'.
+        std::size_t equals = spec.find('=');
+        if (equals == std::string_view::npos) {
+            return;
+        }
+        std::string_view name = spec.substr(0, equals);
+        if (!decode_word(spec.substr(equals + 1), ':', value, spec, ended)) {
+            valid_ = false;
+            return;
         }
         for (std::size_t i = 0; i < count; ++i) {
-            if (indicator_keys[i] == key) {
-                if (i == link && value == "target") {
-                    link_as_target_ = true;
-                    value.clear();
+            if (indicator_keys[i] == name) {
+                // Zeros unset an indicator, so the next rule applies;
+                // the pieces of a sequence are taken as they are.
+                bool piece = i == left || i == right || i == end || i == reset;
+                if (all_zeros(value) && !piece) {
+                    values_[i].reset();
+                } else {
+                    values_[i] = value;
                 }
-                values_[i] = std::move(value);
-                set_[i] = true;
                 break;
             }
         }
     }
 }
 
-bool LsColors::is_colored(Indicator indicator) const {
-    const std::string& value = values_[indicator];
-    return !value.empty() && value != "0" && value != "00";
-}
-
-bool LsColors::needs_facts(ioq_type type) const {
+bool LsColors::needs_mode(ioq_type type) const {
     switch (type) {
     case IOQ_TYPE_REGULAR:
-        return is_colored(setuid) || is_colored(setgid) || is_colored(executable) ||
-               is_colored(multi_hardlink);
+        return color(setuid) || color(setgid) || color(executable) || color(multi_hardlink);
     case IOQ_TYPE_DIRECTORY:
-        return is_colored(sticky) || is_colored(other_writable) ||
-               is_colored(sticky_other_writable);
-    case IOQ_TYPE_SYMLINK:
-        return link_as_target_ || is_colored(orphan);
+        return color(sticky) || color(other_writable) || color(sticky_other_writable);
     default:
         return false;
     }
 }
 
-std::string_view LsColors::sequence_for_mode(ioq_type type, const ColorFacts& facts) const {
+LsColors::Color LsColors::color_for(ioq_type type, const ColorFacts& facts,
+                                    std::string_view name) const {
     unsigned mode = facts.mode;
+    Color chosen = nullptr;
     switch (type) {
     case IOQ_TYPE_REGULAR:
-        if ((mode & S_ISUID) && is_colored(setuid)) {
-            return values_[setuid];
+        if (color(setuid) && (mode & S_ISUID)) {
+            chosen = color(setuid);
+        } else if (color(setgid) && (mode & S_ISGID)) {
+            chosen = color(setgid);
+        } else if (color(executable) && (mode & 0111)) {
+            chosen = color(executable);
+        } else if (color(multi_hardlink) && facts.links > 1) {
+            chosen = color(multi_hardlink);
+        } else if (!(chosen = extensions_.find(name))) {
+            chosen = color(file);
         }
-        if ((mode & S_ISGID) && is_colored(setgid)) {
-            return values_[setgid];
-        }
-        if ((mode & 0111) && is_colored(executable)) {
-            return values_[executable];
-        }
-        if (facts.links > 1 && is_colored(multi_hardlink)) {
-            return values_[multi_hardlink];
-        }
-        return {};  // a plain file: the extension decides, else "fi"
+        break;
     case IOQ_TYPE_DIRECTORY:
-        if ((mode & S_ISVTX) && (mode & S_IWOTH) && is_colored(sticky_other_writable)) {
-            return values_[sticky_other_writable];
+        if (color(sticky_other_writable) && (mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH)) {
+            chosen = color(sticky_other_writable);
+        } else if (color(other_writable) && (mode & S_IWOTH)) {
+            chosen = color(other_writable);
+        } else if (color(sticky) && (mode & S_ISVTX)) {
+            chosen = color(sticky);
+        } else {
+            chosen = color(directory);
         }
-        if ((mode & S_IWOTH) && is_colored(other_writable)) {
-            return values_[other_writable];
-        }
-        if ((mode & S_ISVTX) && is_colored(sticky)) {
-            return values_[sticky];
-        }
-        return values_[directory];
-    case IOQ_TYPE_SYMLINK: return values_[link];
-    case IOQ_TYPE_FIFO: return values_[fifo];
-    case IOQ_TYPE_SOCKET: return values_[socket];
-    case IOQ_TYPE_BLOCK: return values_[block];
-    case IOQ_TYPE_CHAR: return values_[character];
-    default: return values_[orphan];
+        break;
+    case IOQ_TYPE_SYMLINK:
+        chosen = facts.broken_link && color(orphan) ? color(orphan) : color(link);
+        break;
+    case IOQ_TYPE_FIFO: chosen = color(fifo); break;
+    case IOQ_TYPE_SOCKET: chosen = color(socket); break;
+    case IOQ_TYPE_BLOCK: chosen = color(block); break;
+    case IOQ_TYPE_CHAR: chosen = color(character); break;
+    default: return missing_color();
     }
+    // An empty value ("fi" unset, "ln=target") means "no", the normal color.
+    return chosen && chosen->empty() ? color(normal) : chosen;
 }
 
-std::string_view LsColors::sequence_for(ioq_type type, const ColorFacts& facts,
-                                        std::string_view name) const {
-    if (type == IOQ_TYPE_SYMLINK) {
-        if (facts.broken_link && (link_as_target_ || is_colored(orphan))) {
-            return values_[orphan];
-        }
-        if (link_as_target_ && facts.target_mode != 0) {
-            ColorFacts target = facts;
-            target.mode = facts.target_mode;
-            return sequence_for(type_of_mode(target.mode), target, name);
-        }
-    }
-    std::string_view sequence = sequence_for_mode(type, facts);
-    if (type == IOQ_TYPE_REGULAR && sequence.empty()) {
-        for (const Extension& extension : extensions_) {
-            if (ends_with_ignoring_case(name, extension.suffix)) {
-                return extension.sequence;
-            }
-        }
-        return values_[file];
-    }
-    return sequence;
-}
-
-void LsColors::append_colored(std::string& out, std::string_view sequence,
-                              std::string_view text) const {
-    if (sequence.empty()) {
-        out.append(text);
+void LsColors::append_colored(std::string& out, Color color, std::string_view text) const {
+    if (text.empty()) {
         return;
     }
-    out.append(values_[left]).append(sequence).append(values_[right]).append(text);
-    if (set_[end]) {
-        out.append(values_[end]);
-    } else {
-        out.append(values_[left]).append(values_[reset]).append(values_[right]);
+    if (!color) {
+        append_quoted_for_terminal(out, text);
+        return;
     }
+    out.append(*values_[left]).append(*color).append(*values_[right]);
+    append_quoted_for_terminal(out, text);
+    out.append(*values_[end]);
 }
 
 } // namespace ufind

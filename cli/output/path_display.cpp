@@ -22,55 +22,66 @@ std::size_t name_start(std::string_view path) {
     return slash == std::string_view::npos ? 0 : slash + 1;
 }
 
-ColorFacts color_facts(EvalContext& context, const LsColors& colors, ioq_type type) {
-    ColorFacts facts;
-    if (!colors.needs_facts(type)) {
-        return facts;
-    }
+// The type a file is colored as, and what its color depends on: its mode
+// when a rule asks, and for a symlink whether it leads anywhere.
+ioq_type color_type(EvalContext& context, const LsColors& colors, ColorFacts& facts) {
+    ioq_type type = context.entry->type();
     struct statx buf;
-    bool follow = context.follows_links();
-    if (context.walk.stat(STATX_MODE | STATX_NLINK | STATX_TYPE, follow, buf) == 0) {
-        facts.mode = buf.stx_mode;
-        facts.links = buf.stx_nlink;
-    }
-    if (type == IOQ_TYPE_SYMLINK) {
-        if (context.walk.stat(STATX_MODE | STATX_TYPE, true, buf) == 0) {
-            facts.target_mode = buf.stx_mode;
-        } else {
+    if (type == IOQ_TYPE_SYMLINK && (colors.link_as_target() || colors.colors_orphans())) {
+        if (context.walk.stat(STATX_MODE | STATX_NLINK | STATX_TYPE, true, buf) != 0) {
             facts.broken_link = true;
+            return type;
+        }
+        if (colors.link_as_target()) {
+            facts.mode = buf.stx_mode;
+            facts.links = buf.stx_nlink;
+            return type_of_mode(buf.stx_mode);
+        }
+        return type;
+    }
+    if (type == IOQ_TYPE_UNKNOWN || colors.needs_mode(type)) {
+        if (context.walk.stat(STATX_MODE | STATX_NLINK | STATX_TYPE, context.follows_links(), buf) == 0) {
+            facts.mode = buf.stx_mode;
+            facts.links = buf.stx_nlink;
+            type = type_of_mode(buf.stx_mode);
         }
     }
-    return facts;
+    return type;
 }
 
 } // namespace
 
-void PathDisplay::append_text(std::string& out, std::string_view text) const {
-    if (escape_) {
-        append_printable(out, text);
-    } else {
-        out.append(text);
-    }
-}
-
 void PathDisplay::append_path(std::string& out, EvalContext& context) const {
     std::string_view path = context.entry->path();
     if (!colors_) {
-        append_text(out, path);
+        if (escape_) {
+            append_printable(out, path);
+        } else {
+            out.append(path);
+        }
         return;
     }
-    std::size_t start = name_start(path);
-    if (start > 0) {
-        scratch_.clear();
-        append_text(scratch_, path.substr(0, start));
-        colors_->append_colored(out, colors_->value(LsColors::directory), scratch_);
+    // The walk knows where the name starts below a starting point.
+    const ioq_entry& raw = context.entry->raw();
+    std::size_t start = context.entry->depth() > 0 && raw.name >= raw.path &&
+                                raw.name <= raw.path + raw.path_len
+                            ? static_cast<std::size_t>(raw.name - raw.path)
+                            : name_start(path);
+    ColorFacts facts;
+    ioq_type type = color_type(context, *colors_, facts);
+    LsColors::Color directories = colors_->directory_color();
+    LsColors::Color name = colors_->color_for(type, facts, path.substr(start));
+    if (name == directories) {
+        start = path.size();  // one span: "dir/sub" all in "di"
     }
-    ioq_type type = context.entry->type();
-    std::string_view name = path.substr(start);
-    std::string_view sequence = colors_->sequence_for(type, color_facts(context, *colors_, type), name);
-    scratch_.clear();
-    append_text(scratch_, name);
-    colors_->append_colored(out, sequence, scratch_);
+    std::string_view directory = path.substr(0, start);
+    if (directory != shown_directory_) {
+        shown_directory_.assign(directory);
+        shown_directory_text_.clear();
+        colors_->append_colored(shown_directory_text_, directories, directory);
+    }
+    out.append(shown_directory_text_);
+    colors_->append_colored(out, name, path.substr(start));
 }
 
 bool colors_wanted_by_default() {

@@ -4,7 +4,10 @@
 //   stdout is a terminal      -> non-printable characters as '?' (as find)
 //   colors on (-color, or a terminal without NO_COLOR)
 //                             -> directory part in "di", the name in the
-//                                color ls gives it (ls_colors.hpp)
+//                                color bfs gives it (ls_colors.hpp), one
+//                                span when both are the same; each part
+//                                $'...'-quoted if it holds what could
+//                                drive the terminal, as bfs does
 //
 // The plain case costs the evaluator one pointer test per printed entry:
 // EvalContext::display is null unless something is to be done.
@@ -25,15 +28,24 @@ public:
     PathDisplay(bool escape, std::unique_ptr<LsColors> colors)
         : escape_(escape), colors_(std::move(colors)) {}
 
+    bool colors() const { return colors_ != nullptr; }
+    // Whether showing a path needs the entry's metadata (colors by mode).
+    bool needs_metadata() const {
+        return colors_ && (colors_->needs_mode(IOQ_TYPE_REGULAR) ||
+                           colors_->needs_mode(IOQ_TYPE_DIRECTORY) || colors_->link_as_target() ||
+                           colors_->colors_orphans());
+    }
+
     // Appends the current entry's path, as it should be seen, to out.
     void append_path(std::string& out, EvalContext& context) const;
 
 private:
-    void append_text(std::string& out, std::string_view text) const;
-
     bool escape_;
     std::unique_ptr<LsColors> colors_;
-    mutable std::string scratch_;  // reused per entry: the escaped part
+    // The last directory part shown and how it was shown: the entries of
+    // one directory come together, and this saves quoting it each time.
+    mutable std::string shown_directory_;
+    mutable std::string shown_directory_text_;
 };
 
 // Whether standard output should be colored when neither -color nor

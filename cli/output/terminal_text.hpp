@@ -21,4 +21,17 @@ void append_printable(std::string& out, std::string_view text);
 // Whether text needs append_printable at all (the common case is no).
 bool is_printable(std::string_view text);
 
+// How a name a file's owner chose is written: as it is (a pipe, a file),
+// with '?' for what is not printable (a terminal, as GNU find), or
+// $'...'-quoted when needed (under -color, as bfs).
+enum class NameQuoting : unsigned char { raw, printable, quoted };
+
+void append_name(std::string& out, std::string_view name, NameQuoting quoting);
+
+// Appends text to out as bfs shows a name between color codes: as it is
+// when every character is printable or white space, else in the shell's
+// $'...' form, where an escape is \e and a stray byte \xFF, so that the
+// name can neither end the color early nor drive the terminal.
+void append_quoted_for_terminal(std::string& out, std::string_view text);
+
 } // namespace ufind

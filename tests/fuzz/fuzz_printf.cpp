@@ -137,7 +137,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         // For a terminal, names lose their control characters (the third
         // file has some); covered, not checked.
         again.clear();
-        format->render(file, again, true);
+        format->render(file, again, ufind::NameQuoting::printable);
         file.set_has_stat(false);
         format->render(file, without_stat);
         file.set_has_stat(true);

@@ -4,7 +4,15 @@
 - Colors: each name ufind colors must be byte for byte what
   `ls --color=always -d NAME` prints for the same file and LS_COLORS
   (setuid, setgid, executable, sticky and other-writable directories,
-  extension rules in either case, broken links, ln=target, ec, mh).
+  extension rules in either case, broken links, ln=target, ec, mh), but
+  where bfs 4.1, the reference for -color, parts from ls 9.1: a name in
+  the directories' color joins them in one span, "fi=00" prints no codes,
+  an extension given in two cases with two colors is case-sensitive.
+  Rules of bfs's that ls has no word for (no= for plain files, zeros as
+  "unset", escapes in lc/rc/ec, a spec that cannot be read) are checked
+  against the bytes bfs prints.
+- Hostile names under colors: quoted $'...' between the color codes, as
+  bfs does, so that no escape sequence of a name reaches the terminal.
 - When colors apply: a terminal (a pseudo-terminal from script(1)) gets
   them unless NO_COLOR or -nocolor; a pipe never does unless -color.
 - Escaping: on a terminal, names with control characters print as GNU find
@@ -112,6 +120,13 @@ COLOR_SPECS = {
 }
 
 
+# Where bfs parts from ls 9.1 on this tree, what bfs prints for the name.
+BFS_NOT_LS = {
+    # *.tar and *.TAR with two colors: each matches its own case only.
+    ("custom", "archive.tar"): b"\033[01;31marchive.tar\033[0m",
+}
+
+
 def ls_colored(directory, name, env):
     out = run([LS, "--color=always", "-d", "--", name], env=env, cwd=directory).stdout
     out = out.removesuffix(b"\n")
@@ -139,18 +154,92 @@ def test_colors(tmp):
         lines = result.stdout.split(b"\n")[:-1]
         check(f"colors[{label}]: one line per entry", len(lines) == len(names),
               f"{len(lines)} lines for {len(names)} entries")
-        # The directory part: "./" in the directory color ("di").
+        # The directory part: "./" in the directory color ("di"), joined
+        # by the name when it has the same color.
         for name, line in zip(names, lines):
             di = re.search(r"(?:^|:)di=([^:]*)", spec or "")
             di_sequence = di.group(1) if di else "01;34"
             end = b"\033[0m"
-            prefix = b"\033[" + di_sequence.encode() + b"m./" + end
-            check(f"colors[{label}] {name}: directory part colored as di",
-                  line.startswith(prefix), repr(line))
-            mine = line[len(prefix):]
+            start = b"\033[" + di_sequence.encode() + b"m"
             theirs = ls_colored(root, name, env if spec is not None else {"LS_COLORS": ""})
-            check(f"colors[{label}] {name}: same as ls --color", mine == theirs,
-                  f"ufind {mine!r} ls {theirs!r}")
+            theirs = BFS_NOT_LS.get((label, name), theirs)
+            if theirs == b"\033[00m" + name.encode() + end:
+                theirs = name.encode()  # "fi=00": bfs writes no codes at all
+            if theirs == start + name.encode() + end:
+                expected = start + b"./" + name.encode() + end
+            else:
+                expected = start + b"./" + end + theirs
+            check(f"colors[{label}] {name}: as bfs (ls where they agree)", line == expected,
+                  f"ufind {line!r} expected {expected!r}")
+
+
+# (LS_COLORS, file made by the setup, what -color prints for it)
+BFS_COLOR_RULES = [
+    ("no=01;92:", "plain", b"\033[01;34m./\033[0m\033[01;92mplain\033[0m"),
+    ("fi=01;91:no=01;92:", "plain", b"\033[01;34m./\033[0m\033[01;91mplain\033[0m"),
+    ("fi=0:no=01;92:", "plain", b"\033[01;34m./\033[0mplain"),
+    ("st=00:", "sticky", b"\033[01;34m./sticky\033[0m"),
+    ("st=00:tw=00:ow=00:", "tmp", b"\033[01;34m./tmp\033[0m"),
+    ("lc=\\e[:rc=\\155\\::ec=^[\\x5B\\x6d:*.tar=01:", "archive.tar",
+     b"\033[01;34m:./\033[m\033[01m:archive.tar\033[m"),
+    ("*.tar=01;31:*.TAR=01;32:", "ARCHIVE.TAR", b"\033[01;34m./\033[0m\033[01;32mARCHIVE.TAR\033[0m"),
+    ("*.gz=01;33:*.tar.gz=01;31:", "x.TAR.GZ", b"\033[01;34m./\033[0m\033[01;31mx.TAR.GZ\033[0m"),
+    ("*.tar.gz=01;31:*.gz=01;33:", "x.tar.gz", b"\033[01;34m./\033[0m\033[01;33mx.tar.gz\033[0m"),
+    ("*.txt=01", "\033[1m.txt", b"\033[01;34m./\033[0m\033[01m$'\\e[1m.txt'\033[0m"),
+    ("", "\033]0;title\007", b"\033[01;34m./\033[0m$'\\e]0;title\\a'"),
+    ("", "tab\there", b"\033[01;34m./\033[0mtab\there"),
+    ("", "esc\033dir/", b"\033[01;34m$'./esc\\edir'\033[0m"),
+    ("", "esc\033dir/x\033", b"\033[01;34m$'./esc\\edir/'\033[0m$'x\\e'"),
+]
+
+
+def test_color_quotes_printf_names(tmp):
+    root = os.path.join(tmp, "hostile")
+    os.mkdir(root)
+    name = b"t\033]0;pwned\007"
+    with open(os.path.join(root.encode(), name), "w"):
+        pass
+    line = run([UFIND, ".", "-mindepth", "1", "-color", "-printf", "%f|%p\\n"], cwd=root).stdout
+    check("-printf under -color: names $'...'-quoted", line == b"$'t\\e]0;pwned\\a'|$'./t\\e]0;pwned\\a'\n",
+          repr(line))
+    # Without -color a pipe gets the bytes, exactly as find writes them.
+    for expression in (["-print"], ["-printf", "%f|%p|%h\\n"]):
+        mine = run([UFIND, ".", "-mindepth", "1"] + expression, cwd=root).stdout
+        theirs = run([FIND, ".", "-mindepth", "1"] + expression, cwd=root).stdout
+        check(f"{expression[0]} to a pipe byte for byte as find", mine == theirs and name in mine,
+              f"ufind {mine!r} find {theirs!r}")
+
+
+def test_bfs_color_rules(tmp):
+    for index, (spec, name, expected) in enumerate(BFS_COLOR_RULES):
+        root = os.path.join(tmp, f"rule{index}")
+        os.mkdir(root)
+        directory, _, leaf = name.rpartition("/")
+        if directory:
+            os.mkdir(os.path.join(root, directory))
+        if name.endswith("/"):
+            name = directory
+        elif name in ("sticky", "tmp"):
+            os.mkdir(os.path.join(root, name))
+            os.chmod(os.path.join(root, name), 0o1755 if name == "sticky" else 0o1777)
+        else:
+            with open(os.path.join(root, name), "w"):
+                pass
+        result = run([UFIND, "./" + name, "-color"], cwd=root, env={"LS_COLORS": spec})
+        line = result.stdout.removesuffix(b"\n")
+        check(f"bfs color rule {spec!r} on {name!r}", line == expected,
+              f"ufind {line!r} expected {expected!r}")
+    root = os.path.join(tmp, "rule-bfs-colors")
+    os.mkdir(root)
+    with open(os.path.join(root, "a.txt"), "w"):
+        pass
+    line = run([UFIND, "./a.txt", "-color"], cwd=root,
+               env={"LS_COLORS": "*.txt=01:", "BFS_COLORS": "*.txt=02:"}).stdout
+    check("BFS_COLORS overrides LS_COLORS", line == b"\033[01;34m./\033[0m\033[02ma.txt\033[0m\n",
+          repr(line))
+    result = run([UFIND, root, "-color"], env={"LS_COLORS": "*"})
+    check("an unreadable LS_COLORS is refused", result.returncode == 1 and not result.stdout
+          and b"LS_COLORS" in result.stderr, repr(result))
 
 
 def test_color_choice(tmp):
@@ -567,7 +656,9 @@ def main():
     parser.add_argument("--ufind", required=True)
     UFIND = os.path.abspath(parser.parse_args().ufind)
     with tempfile.TemporaryDirectory(prefix="ufind-ux-") as tmp:
-        for test in (test_colors, test_color_choice, test_terminal_escaping, test_json,
+        for test in (test_colors, test_bfs_color_rules, test_color_quotes_printf_names,
+                     test_color_choice,
+                     test_terminal_escaping, test_json,
                      test_status, test_errors, test_refusals_match_find,
                      test_warnings_match_find, test_prompts):
             directory = os.path.join(tmp, test.__name__)
