@@ -33,6 +33,7 @@
 //                 the exit status), fstype.cpp, user_cache.cpp, user_locale.cpp
 #include "command/parse.hpp"
 #include "expr/eval.hpp"
+#include "expr/visit_filter.hpp"
 #include "output/ls_colors.hpp"
 #include "output/output.hpp"
 #include "output/path_display.hpp"
@@ -125,6 +126,10 @@ void report_memory_exhausted() {
 }
 
 void report_walk_error(const ufind::Command& command, const ioq::Entry& entry) {
+    if (entry.loop_ancestor() && command.ignore_errors) {
+        ufind::report_path_error(entry.path(), ELOOP);  // only counted, under -noerror
+        return;
+    }
     if (entry.loop_ancestor()) {
         ufind::report_error("File system loop detected; " + ufind::quote_path(entry.path()) +
                             " is part of the same file system loop as " +
@@ -181,7 +186,10 @@ std::unique_ptr<ufind::PathDisplay> make_display(const ufind::Command& command, 
 int run(ufind::Command& command, ufind::PhaseTimes& times) {
     ioq_walk_options options = ioq::Walk::defaults();
     options.strategy = command.strategy;
-    options.min_depth = command.min_depth;
+    ufind::VisitFilter filter(command.exclude.get(), command.unique, command.post_order);
+    // What the filter refuses above -mindepth is not descended either, so
+    // the filter must see those levels too; the loop skips them after it.
+    options.min_depth = filter.active() ? 0 : command.min_depth;
     options.max_depth = command.max_depth;
     options.post_order = command.post_order;
     options.symlinks = command.symlinks;
@@ -197,7 +205,8 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     // leaf directories without a statx each (one per leaf saved, and most
     // directories are leaves: measured in c5ee6a4).
     bool display_stats = display && display->needs_metadata();
-    options.names_only = command.stat_mask == 0 && !command.acts_in_place && !display_stats;
+    options.names_only = command.stat_mask == 0 && filter.stat_mask() == 0 &&
+                         !command.acts_in_place && !display_stats;
     // Depth-first, subdirectories open before their entries are returned,
     // unless a command or -delete may change them first (find would then
     // read them as changed).
@@ -245,12 +254,17 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     context.symlinks = command.symlinks;
     context.ignore_readdir_race = command.ignore_readdir_race;
     context.post_order = command.post_order;
-    context.stat_mask |= command.stat_mask;
+    context.stat_mask |= command.stat_mask | filter.stat_mask();
+    if (command.ignore_errors) {
+        ufind::ignore_path_errors();
+    }
     context.start_time = command.start_time;
     while (const ioq::Entry* entry = walk.next()) {
         status.on_entry(*entry);
         if (entry->error()) {
-            report_walk_error(command, *entry);
+            if (!(filter.absorbs_loop() && entry->loop_ancestor())) {
+                report_walk_error(command, *entry);
+            }
             continue;
         }
         context.begin_entry(*entry);
@@ -259,6 +273,9 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
             continue;
         }
         context.root = root_names[entry->root()];
+        if (filter.active() && (!filter.admits(context) || entry->depth() < command.min_depth)) {
+            continue;
+        }
         ufind::evaluate(*command.expr, context);
         if (context.quit) {
             walk.stop();
@@ -286,6 +303,13 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     times.finished = ufind::monotonic_ns();
     if (command.debug_stats) {
         ufind::print_walk_report(walk, times);
+    }
+    if (command.ignore_errors && command.warnings && ufind::suppressed_path_errors() > 0) {
+        ufind::report_warning("suppressed errors: " +
+                              std::to_string(ufind::suppressed_path_errors()));
+    }
+    if (context.exit_status >= 0) {
+        return context.exit_status;
     }
     return ufind::exit_status();
 }

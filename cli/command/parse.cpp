@@ -1,5 +1,6 @@
 #include "command/parse.hpp"
 
+#include "actions/bfs_actions.hpp"
 #include "actions/delete.hpp"
 #include "actions/exec.hpp"
 #include "actions/json_output.hpp"
@@ -11,6 +12,7 @@
 #include "command/optimise.hpp"
 #include "command/parse_context.hpp"
 #include "command/primary_names.hpp"
+#include "predicates/bfs_tests.hpp"
 #include "predicates/metadata.hpp"
 #include "predicates/owner.hpp"
 #include "predicates/path.hpp"
@@ -55,6 +57,12 @@ bool starts_expression(string_view arg) {
 }
 
 [[noreturn]] void fail(const std::string& message) { fail_usage(message); }
+
+// Whether expr holds -xtype, which looks at metadata.
+bool has_xtype(const Expr& expr) {
+    return expr.kind == ExprKind::test_xtype || (expr.left && has_xtype(*expr.left)) ||
+           (expr.right && has_xtype(*expr.right));
+}
 
 // The bit of each -type letter in Expr::type_mask, by enum ioq_type; 0 for
 // a letter that is none.
@@ -103,6 +111,13 @@ constexpr PrimaryEntry primary_table[] = {
     {"-okdir", parse_exec}, {"-delete", parse_delete},
     // json_output.cpp
     {"-json", parse_json}, {"-fjson", parse_json},
+    // bfs's own: predicates/bfs_tests.cpp, actions/bfs_actions.cpp, time.cpp, delete.cpp
+    {"-hidden", parse_hidden}, {"-limit", parse_limit}, {"-exit", parse_exit},
+    {"-printx", parse_printx}, {"-rm", parse_delete},
+    {"-Bmin", parse_time_test}, {"-Btime", parse_time_test},
+    {"-Bnewer", parse_newer}, {"-mnewer", parse_newer},
+    {"-since", parse_newer}, {"-asince", parse_newer}, {"-Bsince", parse_newer},
+    {"-csince", parse_newer}, {"-msince", parse_newer},
 };
 
 PrimaryParser find_primary_parser(string_view name) {
@@ -148,6 +163,10 @@ public:
         if (command_.roots.empty() && command_.files0_from.empty()) {
             command_.roots.emplace_back(".");
         }
+        if (state_.seen_limit && (!expr || !has_action(*expr))) {
+            fail("with -limit, you must specify an action explicitly; for example, "
+                 "-print -limit N");
+        }
         if (!expr) {
             expr = std::make_unique<Expr>(ExprKind::act_print);
         } else if (!has_action(*expr)) {
@@ -171,6 +190,17 @@ public:
         }
         for_each_primary(*command_.expr,
                          [&](const Primary& primary) { command_.stat_mask |= primary.stat_mask(); });
+        if (command_.exclude) {
+            unsigned exclude_mask = 0;
+            for_each_primary(*command_.exclude,
+                             [&](const Primary& primary) { exclude_mask |= primary.stat_mask(); });
+            // visit_filter.hpp: under -depth, directories are tested
+            // before the walk reaches them, by name and path alone.
+            if (command_.post_order && (exclude_mask || has_xtype(*command_.exclude))) {
+                fail("-exclude with tests of metadata cannot be combined with -depth");
+            }
+            command_.stat_mask |= exclude_mask;
+        }
         if (command_.warnings) {
             warn_about_expression(command_, state_.seen_prune, state_.seen_depth);
         }
@@ -412,12 +442,57 @@ private:
             advance();
             fail("invalid expression; you have too many ')'");
         }
+        if (arg == "-exclude") {
+            return parse_exclude();
+        }
         if (is_binary(arg)) {
             advance();
             fail("invalid expression; you have used a binary operator '" + std::string(arg) +
                  "' with nothing before it.");
         }
         return parse_primary();
+    }
+
+    // bfs's -exclude FACTOR: the factor leaves the tree for
+    // Command::exclude, and -true stands in its place.
+    std::unique_ptr<Expr> parse_exclude() {
+        advance();
+        if (excluding_) {
+            fail("-exclude is not supported within -exclude");
+        }
+        if (at_end()) {
+            fail("missing argument to `-exclude'");
+        }
+        excluding_ = true;
+        std::unique_ptr<Expr> factor = parse_unary();
+        excluding_ = false;
+        if (has_action(*factor)) {
+            fail("actions are not supported within -exclude");
+        }
+        add_exclusion(std::move(factor));
+        return std::make_unique<Expr>(ExprKind::test_true);
+    }
+
+    void add_exclusion(std::unique_ptr<Expr> factor) {
+        command_.exclude = command_.exclude
+                               ? binary(ExprKind::op_or, std::move(command_.exclude),
+                                        std::move(factor))
+                               : std::move(factor);
+    }
+
+    // Within -exclude, bfs takes a word that is no primary as one more
+    // starting point, and warns that it excludes nothing.
+    bool take_path_within_exclude() {
+        string_view arg = peek();
+        if (!excluding_ || (arg.starts_with('-') && arg != "-") || arg == "(" || arg == "!") {
+            return false;
+        }
+        command_.roots.push_back(advance());
+        if (command_.warnings) {
+            report_warning("this path will not be excluded.  Use a test like -name or -path "
+                           "within -exclude to exclude matching files.");
+        }
+        return true;
     }
 
     std::unique_ptr<Expr> primary(ExprKind kind) {
@@ -443,6 +518,11 @@ private:
     }
 
     std::unique_ptr<Expr> parse_primary() {
+        while (!at_end() && take_path_within_exclude()) {
+        }
+        if (at_end()) {
+            fail("missing argument to `-exclude'");
+        }
         std::string name = advance();
         if (name.empty() || name[0] != '-') {
             fail("paths must precede expression: `" + name + "'");
@@ -488,13 +568,13 @@ private:
         } else if (PrimaryParser parser = find_primary_parser(name)) {
             if (name == "-ok" || name == "-okdir") {
                 state_.seen_prompt = true;
-            } else if (name == "-delete") {
+            } else if (name == "-delete" || name == "-rm") {
                 state_.seen_delete = true;
             }
-            if (name == "-delete" || name == "-execdir" || name == "-okdir") {
+            if (name == "-delete" || name == "-rm" || name == "-execdir" || name == "-okdir") {
                 command_.acts_in_place = true;
             }
-            if (name == "-delete" || name == "-exec" || name == "-execdir" || name == "-ok" ||
+            if (name == "-delete" || name == "-rm" || name == "-exec" || name == "-execdir" || name == "-ok" ||
                 name == "-okdir") {
                 command_.changes_tree = true;
                 command_.runs_commands |= name != "-delete";
@@ -518,6 +598,29 @@ private:
             int value = parse_count(name, take_argument(name));
             (name == "-maxdepth" ? command_.max_depth : command_.min_depth) = value;
             return global_option(name);
+        }
+        if (name == "-depth" && !at_end() && looks_like_depth_argument(peek())) {
+            // bfs's -depth N: a test of the entry's depth, not the option.
+            ParseContext context(args_, pos_, command_, state_, name);
+            auto node = primary(ExprKind::primary);
+            node->object = parse_depth_test(context);
+            last_test_ = name;
+            return node;
+        }
+        if (name == "-nohidden") {
+            ParseContext context(args_, pos_, command_, state_, name);
+            auto hidden = std::make_unique<Expr>(ExprKind::primary);
+            hidden->object = parse_hidden(context);
+            add_exclusion(std::move(hidden));
+            return std::make_unique<Expr>(ExprKind::test_true);
+        }
+        if (name == "-unique") {
+            command_.unique = true;
+            return std::make_unique<Expr>(ExprKind::test_true);
+        }
+        if (name == "-noerror") {
+            command_.ignore_errors = true;
+            return std::make_unique<Expr>(ExprKind::test_true);
         }
         if (name == "-depth" || name == "-d") {
             command_.post_order = true;
@@ -633,6 +736,7 @@ private:
     Command command_;
     ParseState state_;
     bool seen_test_ = false;
+    bool excluding_ = false;  // parsing the factor of -exclude
     std::string last_test_;
 };
 

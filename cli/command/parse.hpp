@@ -62,6 +62,10 @@ struct Command {
     struct timespec start_time {};  // "now" for every time test and -ls
     std::string files0_from;   // -files0-from: file of NUL-separated starting points
     bool roots_given = false;  // starting points were on the command line
+    // bfs's -exclude and -nohidden, or-ed: entries not visited (visit_filter.hpp)
+    std::unique_ptr<Expr> exclude;
+    bool unique = false;       // -unique: each file visited once
+    bool ignore_errors = false;  // -noerror: errors counted, not printed
     // Destinations of -print and friends: standard output and -fprint files.
     std::unique_ptr<OutputFiles> outputs;
 };

@@ -31,6 +31,7 @@ struct ParseState {
     bool seen_prune = false;
     bool seen_depth = false;         // -depth given explicitly
     bool seen_prompt = false;        // -ok or -okdir read answers from stdin
+    bool seen_limit = false;         // -limit, which needs an explicit action
 };
 
 class ParseContext {

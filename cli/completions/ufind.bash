@@ -38,6 +38,9 @@ _ufind_words=(
     -ok -okdir -print -print0 -printf -prune -quit
     # ufind's own options
     -S -j -color -nocolor -status --stats
+    # bfs's extras
+    -exclude -nohidden -unique -noerror -hidden -Bmin -Btime -Bnewer -mnewer
+    -since -asince -Bsince -csince -msince -limit -exit -printx -rm
 )
 
 # Options that only stand before the starting points.

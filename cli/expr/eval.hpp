@@ -42,6 +42,7 @@ struct EvalContext {
     unsigned stat_mask = STATX_TYPE;  // what stat() asks for
     struct timespec start_time {};    // when the run started (-ls tells recent dates by it)
     bool quit = false;  // -quit ran: stop evaluating, end the walk
+    int exit_status = -1;  // bfs's -exit STATUS ran: the run's status; -1 none
     // How -print shows paths on standard output; null: the bytes as they are.
     const PathDisplay* display = nullptr;
     std::string line;   // reused: a displayed path

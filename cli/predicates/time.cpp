@@ -202,6 +202,12 @@ std::unique_ptr<Primary> parse_newer(ParseContext& context) {
         file_letter = 'a';
     } else if (name == "-cnewer") {
         file_letter = 'c';
+    } else if (name == "-Bnewer" || name == "-mnewer") {
+        file_letter = name[1];  // bfs's spellings of -newerBm and -newer
+    } else if (name.ends_with("since")) {
+        // bfs's -since DATE and -Xsince DATE: -newermt and -newerXt.
+        file_letter = name == "-since" ? 'm' : name[1];
+        reference_letter = 't';
     } else if (name != "-newer") {
         file_letter = name[6];
         reference_letter = name[7];

@@ -18,6 +18,8 @@ namespace {
 bool failed = false;
 // What messages call the program: argv[0]'s base name once main has set it.
 std::string_view invoked_name = "ufind";
+bool path_errors_ignored = false;    // bfs's -noerror
+unsigned long path_errors_suppressed = 0;
 unsigned errors_by_errno[160];  // errno values on Linux stay below 134
 
 // -1: not decided yet; decided on first use from the terminal and the
@@ -175,9 +177,13 @@ std::string quote_path(std::string_view path) {
 }
 
 void report_path_error(std::string_view path, int error) {
-    failed = true;
     std::size_t slot = std::min<std::size_t>(static_cast<unsigned>(error), std::size(errors_by_errno) - 1);
     ++errors_by_errno[slot];
+    if (path_errors_ignored) {
+        ++path_errors_suppressed;
+        return;
+    }
+    failed = true;
     std::string message = quote_path(path);
     message.append(": ").append(std::strerror(error));
     write_message({}, red, message);
@@ -214,6 +220,10 @@ void set_program_name(const char* argv0) {
 std::string_view program_name() { return invoked_name; }
 
 int exit_status() { return failed ? 1 : 0; }
+
+void ignore_path_errors() { path_errors_ignored = true; }
+
+unsigned long suppressed_path_errors() { return path_errors_suppressed; }
 
 std::span<const unsigned> path_errors_by_errno() { return errors_by_errno; }
 

@@ -60,6 +60,11 @@ std::string_view program_name();
 // 0 if nothing was reported as an error, else 1.
 int exit_status();
 
+// bfs's -noerror: from now on report_path_error() only counts, neither
+// printing nor failing the run; suppressed_path_errors() is that count.
+void ignore_path_errors();
+unsigned long suppressed_path_errors();
+
 // How many errors report_path_error() reported with each errno value (for
 // --stats); indexes past the array's end were counted in its last slot.
 std::span<const unsigned> path_errors_by_errno();
