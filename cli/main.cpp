@@ -7,21 +7,25 @@
 // Where each piece of the find language lives, by what it is:
 //
 //   main.cpp      this file: the walk loop, -files0-from, the exit status
-//   command/      the command line: parse.cpp (the grammar, options, -O and
-//                 -D), primary_names.cpp (every word, its arguments and help),
+//   command/      the command line: parse.cpp (the grammar, options),
+//                 flags.cpp (-H -L -P -D -O -S -j and bfs's flag groups),
+//                 primary_names.cpp (every word, its arguments and help),
 //                 optimise.cpp (cheap tests first), expression_lint.cpp
 //                 (-warn's warnings), help.cpp (--help, --version)
 //   expr/         the parsed expression: expr.hpp (the tree), primary.hpp
 //                 (a test or action with state of its own), eval.cpp (one
-//                 entry through the tree)
+//                 entry through the tree), visit_filter.cpp (bfs's -exclude,
+//                 -unique, -X: entries never visited)
 //   predicates/   find's tests: metadata.cpp (-size, -empty, -links, -inum,
 //                 -samefile, -readable...), owner.cpp (-user, -group, -uid),
 //                 path.cpp (-path, -wholename, -lname), time.cpp (-newer,
 //                 -mtime...), regex.cpp (-regex), perm.cpp (-perm),
-//                 reference_file.cpp (the files -newer and -samefile name)
+//                 reference_file.cpp (the files -newer and -samefile name),
+//                 bfs_tests.cpp (bfs's -hidden and -depth N)
 //   actions/      what is done with an entry: print_actions.cpp, printf.cpp,
 //                 ls_format.cpp (-ls), json_output.cpp (-json), exec.cpp and
-//                 spawn_command.cpp (-exec, -ok), delete.cpp
+//                 spawn_command.cpp (-exec, -ok), delete.cpp, bfs_actions.cpp
+//                 (bfs's -limit, -exit, -printx)
 //   values/       the arguments' little languages: comparison.cpp (+N -N N),
 //                 date_parse.cpp and relative_date.cpp (-newerXt dates),
 //                 glob_pattern.cpp, regex_size.cpp, path_parts.hpp
@@ -187,6 +191,9 @@ int run(ufind::Command& command, ufind::PhaseTimes& times) {
     ioq_walk_options options = ioq::Walk::defaults();
     options.strategy = command.strategy;
     ufind::VisitFilter filter(command.exclude.get(), command.unique, command.post_order);
+    if (command.xargs_safe) {
+        filter.refuse_xargs_unsafe();
+    }
     // What the filter refuses above -mindepth is not descended either, so
     // the filter must see those levels too; the loop skips them after it.
     options.min_depth = filter.active() ? 0 : command.min_depth;

@@ -161,8 +161,8 @@ int print_help() {
     }
 
     std::string out =
-        "Usage: ufind [-H|-L|-P] [-D FLAGS] [-O0..3] [-S STRATEGY] [-j N] [-s]\n"
-        "             [PATH...] [EXPRESSION]\n"
+        "Usage: ufind [-H|-L|-P] [-D FLAGS] [-O0..4] [-S STRATEGY] [-j N] [-s] [-EXx]\n"
+        "             [-f PATH] [PATH...] [EXPRESSION]\n"
         "\n"
         "Walks each PATH (default: the current directory) and evaluates EXPRESSION\n"
         "(default: -print) for every file.  N in a test is +N (more than N), -N (less\n"
@@ -189,8 +189,13 @@ int print_help() {
         {"-L", "follow every symbolic link (as -follow)"},
         {"-P", "follow no symbolic link (the default)"},
         {"-D FLAGS", "comma-separated debug flags: stats (as --stats), help"},
-        {"-O0..3", "optimisation level (default 1: cheap tests first)"},
+        {"-O0..4", "optimisation level (default 1: cheap tests first); -Ofast as -O4"},
         {"-s", "sort names in each directory: deterministic output"},
+        {"-E", "as -regextype posix-extended (bfs)"},
+        {"-X", "report and skip names that xargs would misread (bfs)"},
+        {"-x", "as -xdev (bfs)"},
+        {"-f PATH", "walk PATH, even if it starts with '-' (bfs)"},
+        {"-LDstat", "flags may be grouped, and stand anywhere, as in bfs"},
     };
 
     const HelpRow environment_rows[] = {
@@ -227,6 +232,7 @@ int print_debug_flags() {
     return write_screen(
                 "Valid arguments for -D:\n"
                 "stats      Show the walk's statistics and backend at exit (as --stats)\n"
+                "cost       Accepted for bfs; ignored\n"
                 "exec       Accepted for GNU find; ignored\n"
                 "opt        Accepted for GNU find; ignored\n"
                 "rates      Accepted for GNU find; ignored\n"

@@ -8,6 +8,7 @@
 #include "actions/print_actions.hpp"
 #include "actions/printf.hpp"
 #include "command/expression_lint.hpp"
+#include "command/flags.hpp"
 #include "command/help.hpp"
 #include "command/optimise.hpp"
 #include "command/parse_context.hpp"
@@ -41,22 +42,19 @@ bool is_and(string_view arg) { return arg == "-a" || arg == "-and"; }
 bool is_not(string_view arg) { return arg == "!" || arg == "-not"; }
 bool is_binary(string_view arg) { return is_or(arg) || is_and(arg) || arg == ","; }
 
-// ufind's -S STRATEGY and -jN (also -S dfs, -j 4).  -j followed by other
-// than digits is a word of its own (-json).
-bool is_ufind_option(string_view arg) {
-    if (arg.starts_with("-S")) {
-        return true;
-    }
-    return arg.starts_with("-j") &&
-           arg.find_first_not_of("0123456789", 2) == string_view::npos;
-}
-
 // find decides where the starting points end by the first character alone.
 bool starts_expression(string_view arg) {
     return (arg.size() > 1 && arg[0] == '-') || arg == "(" || arg == "!";
 }
 
 [[noreturn]] void fail(const std::string& message) { fail_usage(message); }
+
+// Whether arg is a group of flags (flags.hpp) rather than a word of the
+// expression: -fstype is a word, -f PATH a flag; -S and -j are both.
+bool takes_as_flags(string_view arg) {
+    const WordInfo* word = find_word(arg);
+    return is_flag_group(arg) && (!word || word->group == WordGroup::ufind_option);
+}
 
 // Whether expr holds -xtype, which looks at metadata.
 bool has_xtype(const Expr& expr) {
@@ -240,104 +238,30 @@ private:
         return args_[pos_++];
     }
 
-    // -H -L -P -D -O and ufind's -S -j come before the starting points.
+    // -H -L -P -D -O and ufind's -S -j come before the starting points
+    // (flags.hpp), and bfs's flags too.
     void parse_leading_options() {
         while (!at_end()) {
             string_view arg = peek();
             set_usage_position(args_, pos_);
-            if (arg == "-P" || arg == "-H" || arg == "-L") {
-                // The last of them wins, as in find.
-                command_.symlinks = arg == "-P"   ? IOQ_SYMLINKS_PHYSICAL
-                                    : arg == "-H" ? IOQ_SYMLINKS_ROOTS
-                                                  : IOQ_SYMLINKS_LOGICAL;
-                ++pos_;
-            } else if (arg == "-D") {
-                ++pos_;
-                if (at_end()) {
-                    fail("Missing argument after the -D option.");
-                }
-                parse_debug_flags(advance());
-            } else if (arg.starts_with("-O")) {
-                // find accepts any level and treats those above 3 as 3
-                // (its top level only reorders more); ufind does the same.
-                string_view level = arg.substr(2);
-                if (level.empty()) {
-                    fail("The -O option must be immediately followed by a decimal integer");
-                }
-                if (level[0] < '0' || level[0] > '9') {
-                    fail("Please specify a decimal number immediately after -O");
-                }
-                if (level.find_first_not_of("0123456789") != string_view::npos) {
-                    fail("Invalid optimisation level " + std::string(level));
-                }
-                bool above_three = level.find_first_not_of('0') != string_view::npos &&
-                                   (level.size() - level.find_first_not_of('0') > 1 ||
-                                    level.back() > '3');
-                command_.optimisation_level = above_three ? 3 : level.back() - '0';
-                ++pos_;
-            } else if (is_ufind_option(arg)) {
-                parse_ufind_option();
-            } else if (arg == "-s") {
-                command_.sort_names = true;
-                ++pos_;
-            } else if (arg == "--stats") {
+            if (arg == "--stats") {
                 command_.debug_stats = true;
                 ++pos_;
             } else if (arg == "--") {
                 ++pos_;
                 return;
+            } else if (takes_as_flags(arg)) {
+                take_flags();
             } else {
                 return;
             }
         }
     }
 
-    void parse_debug_flags(string_view flags) {
-        while (!flags.empty()) {
-            std::size_t comma = flags.find(',');
-            string_view flag = flags.substr(0, comma);
-            if (flag == "stats" || flag == "all") {
-                command_.debug_stats = true;
-            } else if (flag == "help") {
-                // As find: the list on standard output, and no search.
-                throw EarlyExit{print_debug_flags()};
-            } else if (flag != "exec" && flag != "opt" && flag != "rates" && flag != "search" &&
-                       flag != "stat" && flag != "time" && flag != "tree") {
-                report_note("Ignoring unrecognised debug flag " + quote_path(flag));
-            }
-            flags = comma == string_view::npos ? string_view() : flags.substr(comma + 1);
-        }
-    }
-
-    // -S STRATEGY and -jN (or -j N), accepted before the paths and anywhere
-    // in the expression, as bfs does.
-    void parse_ufind_option() {
-        std::string arg = advance();
-        std::string value = arg.substr(2);
-        if (value.empty()) {
-            if (at_end()) {
-                fail("missing argument to `" + arg + "'");
-            }
-            value = advance();
-        }
-        if (arg[1] == 'S') {
-            if (value == "bfs") {
-                command_.strategy = IOQ_STRATEGY_BFS;
-            } else if (value == "dfs") {
-                command_.strategy = IOQ_STRATEGY_DFS;
-            } else if (value == "ids") {
-                command_.strategy = IOQ_STRATEGY_IDS;
-            } else if (value == "eds") {
-                command_.strategy = IOQ_STRATEGY_EDS;
-            } else if (value == "hybrid") {
-                command_.strategy = IOQ_STRATEGY_HYBRID;
-            } else {
-                fail("unknown search strategy `" + value +
-                     "' (expected hybrid, bfs, dfs, ids or eds)");
-            }
-        } else {
-            command_.threads = parse_count("-j", value);
-        }
+    void take_flags() {
+        const std::string& word = advance();
+        ParseContext context(args_, pos_, command_, state_, word);
+        parse_flags(context, word);
     }
 
     // A non-negative decimal integer, as find wants for -maxdepth and -mindepth.
@@ -527,7 +451,13 @@ private:
         if (name.empty() || name[0] != '-') {
             fail("paths must precede expression: `" + name + "'");
         }
-        if (!find_word(name) && !is_ufind_option(name)) {
+        if (takes_as_flags(name)) {
+            // bfs takes its flags anywhere, as GNU find takes none there.
+            --pos_;
+            take_flags();
+            return std::make_unique<Expr>(ExprKind::test_true);
+        }
+        if (!find_word(name)) {
             string_view suggestion = suggest_word(name);
             fail_usage("unknown predicate `" + name + "'",
                        suggestion.empty() ? std::string()
@@ -686,11 +616,6 @@ private:
         }
         if (name == "--stats") {
             command_.debug_stats = true;
-            return std::make_unique<Expr>(ExprKind::test_true);
-        }
-        if (is_ufind_option(name)) {
-            --pos_;
-            parse_ufind_option();
             return std::make_unique<Expr>(ExprKind::test_true);
         }
         return nullptr;

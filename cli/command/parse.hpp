@@ -1,6 +1,7 @@
 // Parsing a find command line.
 //
-//   ufind [-H|-L|-P] [-D flags] [-Olevel] [-S hybrid|bfs|dfs|ids|eds] [-jN] [-s]
+//   ufind [-H|-L|-P] [-D flags] [-Olevel] [-S hybrid|bfs|dfs|ids|eds] [-jN] [-s] [-EXx]
+//         [-f path]
 //         [path...] [expression]
 //
 // The grammar is GNU find's, loosest binding first:
@@ -65,6 +66,7 @@ struct Command {
     // bfs's -exclude and -nohidden, or-ed: entries not visited (visit_filter.hpp)
     std::unique_ptr<Expr> exclude;
     bool unique = false;       // -unique: each file visited once
+    bool xargs_safe = false;   // bfs's -X: names xargs would misread are errors
     bool ignore_errors = false;  // -noerror: errors counted, not printed
     // Destinations of -print and friends: standard output and -fprint files.
     std::unique_ptr<OutputFiles> outputs;

@@ -44,7 +44,7 @@ _ufind_words=(
 )
 
 # Options that only stand before the starting points.
-_ufind_leading=(-H -L -P -D -O0 -O1 -O2 -O3 -s)
+_ufind_leading=(-H -L -P -D -O0 -O1 -O2 -O3 -O4 -Ofast -s -E -X -x -f)
 
 _ufind_regextypes="findutils-default ed emacs gnu-awk grep posix-awk awk posix-basic
     posix-egrep egrep posix-extended posix-minimal-basic sed"
@@ -99,7 +99,7 @@ _ufind()
             return 0
             ;;
         -D)
-            COMPREPLY=($(compgen -W "stats help exec opt rates search stat time tree all" \
+            COMPREPLY=($(compgen -W "stats help cost exec opt rates search stat time tree all" \
                 -- "$cur"))
             return 0
             ;;

@@ -28,11 +28,16 @@ complete -c ufind -n __ufind_in_command -F
 complete -c ufind -s H -d 'Follow symbolic links named as starting points'
 complete -c ufind -s L -d 'Follow every symbolic link'
 complete -c ufind -s P -d 'Follow no symbolic link (the default)'
-complete -c ufind -s D -x -a 'stats help exec opt rates search stat time tree all' -d 'Debug flags'
+complete -c ufind -s D -x -a 'stats help cost exec opt rates search stat time tree all' -d 'Debug flags'
 complete -c ufind -o O0 -d 'Optimisation level 0: as written'
 complete -c ufind -o O1 -d 'Optimisation level 1 (default): cheap tests first'
 complete -c ufind -o O2 -d 'Optimisation level 2'
 complete -c ufind -o O3 -d 'Optimisation level 3'
+complete -c ufind -o O4 -o Ofast -d 'Optimisation level 4 (as 3)'
+complete -c ufind -s E -d 'As -regextype posix-extended'
+complete -c ufind -s X -d 'Skip names xargs would misread'
+complete -c ufind -s x -d 'As -xdev'
+complete -c ufind -s f -r -F -d 'Walk PATH, even if it starts with a dash'
 complete -c ufind -s s -d 'Sort names in each directory: deterministic output'
 
 # Operators

@@ -1,5 +1,7 @@
 #include "expr/visit_filter.hpp"
 
+#include "system/diagnostics.hpp"
+
 #include <sys/sysmacros.h>
 
 #include <algorithm>
@@ -23,6 +25,12 @@ bool VisitFilter::admits(EvalContext& context) {
         }
     }
     if (exclude_ && evaluate(*exclude_, context)) {
+        context.walk.prune();
+        return false;
+    }
+    if (xargs_safe_ &&
+        context.entry->path().find_first_of(" \t\n'\"\\") != std::string_view::npos) {
+        report_error(quote_path(context.entry->path()) + ": Path is not safe for xargs.");
         context.walk.prune();
         return false;
     }

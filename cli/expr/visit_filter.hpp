@@ -37,7 +37,10 @@ public:
     VisitFilter(const Expr* exclude, bool unique, bool post_order)
         : exclude_(exclude), unique_(unique), post_order_(post_order) {}
 
-    bool active() const { return exclude_ || unique_; }
+    // bfs's -X: a path with a blank, quote or backslash is an error, skipped.
+    void refuse_xargs_unsafe() { xargs_safe_ = true; }
+
+    bool active() const { return exclude_ || unique_ || xargs_safe_; }
     // STATX_* fields admits() reads.
     unsigned stat_mask() const { return unique_ ? STATX_INO : 0; }
 
@@ -58,6 +61,7 @@ private:
     const Expr* exclude_;
     bool unique_;
     bool post_order_;
+    bool xargs_safe_ = false;
     std::string checked_parent_;  // the directory under_excluded_directory() last answered for
     bool parent_excluded_ = false;
     std::string ancestor_path_;   // reused: an ancestor's path, NUL-terminated

@@ -185,6 +185,28 @@ def action_cases(top):
         passed += 1
 
 
+def flag_cases(top):
+    links = ["t/link", "t/loop/back"]
+    check("H_after_the_expression", ["t/link", "-type", "l", "-H"], top, [])
+    check("P_among_the_expression", ["-L", "t", "-P", "-type", "l"], top, links)
+    check("flags_group_with_an_attached_argument", ["-PDstat", "t", "-type", "l"], top, links)
+    check("flags_group_with_a_separate_argument", ["-PD", "stat", "t", "-type", "l"], top,
+          links)
+    check("debug_flags_of_bfs_are_known", ["-D", "cost,opt,tree", "t", "-maxdepth", "0"], top,
+          ["t"], stderr=False)
+    check("j0_is_an_error", ["-j0", "t"], top, [], status=1, stderr=True)
+    check("Ofast_is_a_level", ["-Ofast", "t", "-maxdepth", "0"], top, ["t"], stderr=False)
+    check("O9_warns_and_goes_on", ["-warn", "-O9", "-maxdepth", "0"], os.path.join(top, "t"),
+          ["."], stderr=True)
+    check("E_is_extended_regex", ["-E", "t", "-regex", "t/(a|old)"], top, ["t/a", "t/old"])
+    check("X_skips_names_xargs_misreads", ["-X", "t", "-maxdepth", "1", "-name", "*a*"], top,
+          ["t/a", "t/hard"], status=1, stderr=True)
+    check("x_is_xdev", ["-x", "t", "-maxdepth", "0"], top, ["t"])
+    os.mkdir(os.path.join(top, "-dash"))
+    check("f_names_a_starting_point", ["-f", "-dash"], top, ["-dash"])
+    os.rmdir(os.path.join(top, "-dash"))
+
+
 def main():
     global UFIND
     parser = argparse.ArgumentParser()
@@ -194,7 +216,7 @@ def main():
     try:
         build_tree(top)
         for cases in (exclude_cases, hidden_cases, unique_cases, noerror_cases, limit_cases,
-                      depth_cases, exit_cases, time_cases, action_cases):
+                      depth_cases, exit_cases, time_cases, action_cases, flag_cases):
             cases(top)
     finally:
         shutil.rmtree(top)

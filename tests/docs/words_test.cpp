@@ -35,7 +35,8 @@ namespace {
 using ufind::WordInfo;
 
 // Options before the starting points, documented apart from the table.
-const std::set<std::string> leading_options = {"-H", "-L", "-P", "-D", "-O", "-s"};
+const std::set<std::string> leading_options = {"-H", "-L", "-P", "-D", "-O", "-s",
+                                                "-E", "-X", "-x", "-f"};
 // Operators spelled as words; the completions offer them too.
 const std::set<std::string> operator_words = {"-not", "-a", "-and", "-o", "-or"};
 
@@ -320,7 +321,7 @@ void check_completion_offers_only_known_words(const std::string& shell,
     std::set<std::string> known(words.begin(), words.end());
     known.insert(operator_words.begin(), operator_words.end());
     known.insert(leading_options.begin(), leading_options.end());
-    for (const char* level : {"-O0", "-O1", "-O2", "-O3"}) {
+    for (const char* level : {"-O0", "-O1", "-O2", "-O3", "-O4", "-Ofast"}) {
         known.insert(level);
     }
     cr_assert(offered.size() > 50, "only %zu options found in %s", offered.size(),
