@@ -14,6 +14,7 @@
 #include "command/parse_context.hpp"
 #include "command/primary_names.hpp"
 #include "predicates/bfs_tests.hpp"
+#include "predicates/extended_attributes.hpp"
 #include "predicates/metadata.hpp"
 #include "predicates/owner.hpp"
 #include "predicates/path.hpp"
@@ -115,7 +116,10 @@ constexpr PrimaryEntry primary_table[] = {
     {"-Bmin", parse_time_test}, {"-Btime", parse_time_test},
     {"-Bnewer", parse_newer}, {"-mnewer", parse_newer},
     {"-since", parse_newer}, {"-asince", parse_newer}, {"-Bsince", parse_newer},
-    {"-csince", parse_newer}, {"-msince", parse_newer},
+    {"-csince", parse_newer}, {"-msince", parse_newer}, {"-sparse", parse_sparse},
+    // predicates/extended_attributes.cpp
+    {"-xattr", parse_xattr}, {"-xattrname", parse_xattrname}, {"-acl", parse_acl},
+    {"-capable", parse_capable},
 };
 
 PrimaryParser find_primary_parser(string_view name) {

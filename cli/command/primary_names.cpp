@@ -89,6 +89,11 @@ constexpr WordInfo words[] = {
     {"-mnewer", "FILE", G::test, "as -newer"},
     {"-msince", "DATE", G::test, "modified after DATE"},
     {"-since", "DATE", G::test, "as -msince"},
+    {"-sparse", "", G::test, "fewer bytes allocated than its size"},
+    {"-xattr", "", G::test, "has extended attributes"},
+    {"-xattrname", "NAME", G::test, "has the extended attribute NAME"},
+    {"-acl", "", G::test, "has a POSIX ACL beyond its mode"},
+    {"-capable", "", G::test, "has file capabilities"},
     // Actions
     {"-delete", "", G::action, "delete the entry (implies -depth)"},
     {"-exec", "COMMAND ;", G::action, "run COMMAND; {} is the path; true if it exits 0"},

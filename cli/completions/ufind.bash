@@ -40,7 +40,8 @@ _ufind_words=(
     -S -j -color -nocolor -status --stats
     # bfs's extras
     -exclude -nohidden -unique -noerror -hidden -Bmin -Btime -Bnewer -mnewer
-    -since -asince -Bsince -csince -msince -limit -exit -printx -rm
+    -since -asince -Bsince -csince -msince -sparse -xattr -xattrname -acl -capable
+    -limit -exit -printx -rm
 )
 
 # Options that only stand before the starting points.

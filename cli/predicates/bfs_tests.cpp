@@ -26,6 +26,15 @@ private:
     Comparison depth_;
 };
 
+class SparseTest final : public Primary {
+public:
+    bool evaluate(EvalContext& context) override {
+        const struct statx* buf = context.stat();
+        return buf && buf->stx_blocks * 512 < buf->stx_size;
+    }
+    unsigned stat_mask() const override { return STATX_SIZE | STATX_BLOCKS; }
+};
+
 } // namespace
 
 bool is_hidden_name(std::string_view name) {
@@ -40,6 +49,8 @@ bool looks_like_depth_argument(std::string_view text) {
 }
 
 std::unique_ptr<Primary> parse_hidden(ParseContext&) { return std::make_unique<HiddenTest>(); }
+
+std::unique_ptr<Primary> parse_sparse(ParseContext&) { return std::make_unique<SparseTest>(); }
 
 std::unique_ptr<Primary> parse_depth_test(ParseContext& context) {
     const std::string& argument = context.take();

@@ -1,9 +1,10 @@
-// bfs's tests that find lacks: -hidden and -depth N.
+// bfs's tests that find lacks: -hidden, -depth N and -sparse.
 //
 //   -hidden     the entry's name starts with '.', other than "." and ".."
 //   -depth N    the entry's depth compares with N as -links does (+N, -N, N)
+//   -sparse     fewer bytes allocated than its size: holes in it
 //
-// Both need only what the walk returns with every entry, never metadata.
+// The first two need only what the walk returns with every entry.
 #pragma once
 
 #include "command/parse_context.hpp"
@@ -16,6 +17,7 @@ namespace ufind {
 
 std::unique_ptr<Primary> parse_hidden(ParseContext& context);
 std::unique_ptr<Primary> parse_depth_test(ParseContext& context);
+std::unique_ptr<Primary> parse_sparse(ParseContext& context);
 
 // Whether a file of this name is hidden: -hidden and -nohidden.
 bool is_hidden_name(std::string_view name);

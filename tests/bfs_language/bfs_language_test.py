@@ -207,6 +207,31 @@ def flag_cases(top):
     os.rmdir(os.path.join(top, "-dash"))
 
 
+def attribute_cases(top):
+    d = os.path.join(top, "attrs")
+    os.mkdir(d)
+    for name in ["plain", "noted", "holes", "acl"]:
+        open(os.path.join(d, name), "w").close()
+    os.truncate(os.path.join(d, "holes"), 1 << 20)
+    check("sparse_finds_holes", ["attrs", "-type", "f", "-sparse"], top, ["attrs/holes"])
+    try:
+        os.setxattr(os.path.join(d, "noted"), "user.note", b"1")
+    except OSError:
+        print("skip: no user extended attributes here")
+    else:
+        check("xattr_finds_attributes", ["attrs", "-type", "f", "-xattr", "-name", "no*"],
+              top, ["attrs/noted"])
+        check("xattrname_finds_that_attribute", ["attrs", "-xattrname", "user.note"], top,
+              ["attrs/noted"])
+        check("xattrname_of_another_is_false", ["attrs", "-xattrname", "user.other"], top, [])
+    setfacl = shutil.which("setfacl")
+    if setfacl and subprocess.run([setfacl, "-m", "u:nobody:r", os.path.join(d, "acl")],
+                                  capture_output=True).returncode == 0:
+        check("acl_finds_an_extended_acl", ["attrs", "-acl"], top, ["attrs/acl"])
+    check("capable_is_false_without_capabilities", ["attrs", "-capable"], top, [],
+          stderr=False)
+
+
 def main():
     global UFIND
     parser = argparse.ArgumentParser()
@@ -216,7 +241,8 @@ def main():
     try:
         build_tree(top)
         for cases in (exclude_cases, hidden_cases, unique_cases, noerror_cases, limit_cases,
-                      depth_cases, exit_cases, time_cases, action_cases, flag_cases):
+                      depth_cases, exit_cases, time_cases, action_cases, flag_cases,
+                      attribute_cases):
             cases(top)
     finally:
         shutil.rmtree(top)
