@@ -15,6 +15,7 @@
 #include "command/primary_names.hpp"
 #include "predicates/bfs_tests.hpp"
 #include "predicates/extended_attributes.hpp"
+#include "predicates/inode_flags.hpp"
 #include "predicates/metadata.hpp"
 #include "predicates/owner.hpp"
 #include "predicates/path.hpp"
@@ -119,7 +120,7 @@ constexpr PrimaryEntry primary_table[] = {
     {"-csince", parse_newer}, {"-msince", parse_newer}, {"-sparse", parse_sparse},
     // predicates/extended_attributes.cpp
     {"-xattr", parse_xattr}, {"-xattrname", parse_xattrname}, {"-acl", parse_acl},
-    {"-capable", parse_capable},
+    {"-capable", parse_capable}, {"-flags", parse_inode_flags},
 };
 
 PrimaryParser find_primary_parser(string_view name) {

@@ -94,6 +94,7 @@ constexpr WordInfo words[] = {
     {"-xattrname", "NAME", G::test, "has the extended attribute NAME"},
     {"-acl", "", G::test, "has a POSIX ACL beyond its mode"},
     {"-capable", "", G::test, "has file capabilities"},
+    {"-flags", "[-+]LETTERS", G::test, "inode flags in chattr's letters: exactly, all (-) or any (+)"},
     // Actions
     {"-delete", "", G::action, "delete the entry (implies -depth)"},
     {"-exec", "COMMAND ;", G::action, "run COMMAND; {} is the path; true if it exits 0"},

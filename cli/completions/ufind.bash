@@ -40,7 +40,7 @@ _ufind_words=(
     -S -j -color -nocolor -status --stats
     # bfs's extras
     -exclude -nohidden -unique -noerror -hidden -Bmin -Btime -Bnewer -mnewer
-    -since -asince -Bsince -csince -msince -sparse -xattr -xattrname -acl -capable
+    -since -asince -Bsince -csince -msince -sparse -xattr -xattrname -acl -capable -flags
     -limit -exit -printx -rm
 )
 

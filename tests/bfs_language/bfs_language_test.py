@@ -228,6 +228,14 @@ def attribute_cases(top):
     if setfacl and subprocess.run([setfacl, "-m", "u:nobody:r", os.path.join(d, "acl")],
                                   capture_output=True).returncode == 0:
         check("acl_finds_an_extended_acl", ["attrs", "-acl"], top, ["attrs/acl"])
+    chattr = shutil.which("chattr")
+    if chattr and subprocess.run([chattr, "+d", os.path.join(d, "plain")],
+                                 capture_output=True).returncode == 0:
+        check("flags_all_of_finds_nodump", ["attrs", "-flags", "-d"], top, ["attrs/plain"])
+        check("flags_any_of_finds_nodump", ["attrs", "-type", "f", "-flags", "+di", "-name", "p*"],
+              top, ["attrs/plain"])
+    check("flags_refuses_an_unknown_letter", ["attrs", "-flags", "z"], top, [], status=1,
+          stderr=True)
     check("capable_is_false_without_capabilities", ["attrs", "-capable"], top, [],
           stderr=False)
 
