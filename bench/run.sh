@@ -3,9 +3,9 @@
 #
 # Usage: bench/run.sh [--suite NAME] [--runs N] [--warmup N] [--quick] [--ufind PATH]
 #                     [--corpora DIR] [--out DIR]
-#   --suite    complete | print | early | startup | deep | strategies | parallel |
-#              stat | syscalls | memory | cold | large | all
-#              (default all = every suite but cold and large)
+#   --suite    complete | print | early | startup | deep | deep-actions | strategies |
+#              parallel | stat | syscalls | memory | cold | large | all
+#              (default all = every suite but cold, large and deep-actions)
 #   --runs     timed runs per command (default $RUNS, else 10); startup runs ten
 #              times as many because each run is about a millisecond
 #   --warmup   untimed runs first, to warm the page and dentry caches (default 2)
@@ -21,7 +21,8 @@
 #              the raw strace, perf, callgrind and time(1) outputs, its report.md,
 #              and a copy of the latest report in OUT/latest.md
 #
-# Environment: STAT_EXPR, the expression of the stat suite (default
+# Environment: DEEP_ACT_LEVELS, the depth of deep-actions' chains (default
+# 10000); STAT_EXPR, the expression of the stat suite (default
 # `-size +100M -print`, split like a shell would); RUNS; COLD_RUNS (default 3);
 # MEMORY_RUNS (runs per command in memory, whose median is reported; default 3);
 # ROUNDS (default 5): each group's runs are split into this many rounds, every
@@ -102,8 +103,9 @@ warmup=${warmup:-2}
 case $suite in
     complete | print | early | startup | deep | strategies | parallel | stat | syscalls | memory | cold | large)
         suites=("$suite") ;;
+    deep-actions) suites=(deep_actions) ;;
     all) suites=(complete print early startup deep strategies parallel stat syscalls memory) ;;
-    *) die "unknown suite '$suite': complete, print, early, startup, deep, strategies, parallel, stat, syscalls, memory, cold, large or all" ;;
+    *) die "unknown suite '$suite': complete, print, early, startup, deep, deep-actions, strategies, parallel, stat, syscalls, memory, cold, large or all" ;;
 esac
 
 command -v hyperfine >/dev/null || die "hyperfine is missing: apt-get install hyperfine"
@@ -394,6 +396,35 @@ suite_deep() {
     add_tool find find "$r -false"
     add_tool bfs bfs "$r -false"
     run_group deep "deep: \`-false\` on a 2,000-level chain" bfs "$runs" "$warmup"
+}
+
+# Acting on a deep chain, made afresh before every run: -delete and -depth
+# -execdir act in each level's parent, which a walker must reach again
+# without a path from the top, and -L checks each level for a loop.  Each
+# row must stay linear in the depth (issue 39: 11.2 s at 10,000 levels
+# where find took 0.83 s); rm -rf is -delete's floor.
+suite_deep_actions() {
+    local levels=${DEEP_ACT_LEVELS:-10000}
+    local chain=$run_dir/chain c make
+    c=$(printf '%q' "$chain")
+    make="bash -c 'rm -rf $c && python3 $(printf '%q' "$BENCH_DIR/tools/mkdeep.py") $c $levels'"
+    add_ufind "$c -delete"
+    add_tool find find "$c -delete"
+    add_tool bfs bfs "$c -delete"
+    add_tool "rm -rf" rm "-rf $c"
+    run_group deep-delete "deep-actions: \`-delete\` of a $levels-level chain" find "$runs" 0 \
+        --prepare "$make"
+    add_ufind "$c -depth -execdir true ;"
+    add_tool find find "$c -depth -execdir true ;"
+    add_tool bfs bfs "$c -depth -execdir true ;"
+    run_group deep-execdir "deep-actions: \`-depth -execdir true \\;\` on a $levels-level chain" \
+        find "$runs" 0 --prepare "$make"
+    add_ufind "-L $c -false"
+    add_tool find find "-L $c -false"
+    add_tool bfs bfs "-L $c -false"
+    run_group deep-follow "deep-actions: \`-L -false\` on a $levels-level chain" find "$runs" 1 \
+        --prepare "$make"
+    rm -rf "$chain"
 }
 
 # Each of bfs's -S orders (STRATEGIES), ufind's beside bfs's on linux. The complete
